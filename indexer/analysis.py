@@ -1,0 +1,205 @@
+"""Text analysis per language, shared by the indexer and the service.
+
+Whoosh pickles analyzers into the index by reference, so this module must stay importable
+wherever an index is opened (the service imports it too).
+
+* en, fr, de: words, lower-cased, accents folded *before* stop words and stemming (so "ratee"
+  finds "ratée"), Snowball stems.
+* zh: Traditional folded to Simplified (OpenCC t2s keeps the length, so offsets still point into
+  the original text), segmented by jieba; positions count words in order so quoted phrases match.
+  Index time also emits the dictionary words inside a long word at that word's position
+  (jieba's search mode), so 原料 finds 原料牌堆.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+import unicodedata
+from functools import lru_cache
+
+from whoosh.analysis import (
+    Analyzer,
+    CharsetFilter,
+    LowercaseFilter,
+    RegexTokenizer,
+    StemFilter,
+    StopFilter,
+    Token,
+    Tokenizer,
+)
+from whoosh.lang import stopwords_for_language
+from whoosh.support.charset import accent_map
+
+from indexer.corpus import LANGS
+
+# French elisions (l’, d’, qu’ ...) are split off by the tokenizer and are noise on their own.
+_EXTRA_STOPWORDS = {
+    "fr": {"l", "d", "j", "m", "n", "s", "t", "c", "qu", "jusqu", "lorsqu", "puisqu", "quelqu"},
+    "en": {"s", "t"},
+    "de": set(),
+}
+
+# Common Chinese function words; everything else jieba finds is indexed.
+_ZH_STOPWORDS = frozenset(
+    "的 了 是 在 和 与 及 或 就 都 而 也 把 被 将 这 那 之 其 为 以 于 等 着 吗 呢 吧 啊 个 一个 该 便".split()
+)
+
+_WORD = re.compile(r"\w", re.UNICODE)
+
+
+def fold(text: str) -> str:
+    """Lower-case and strip accents: the form stop lists and stemmers see."""
+    decomposed = unicodedata.normalize("NFKD", text.lower())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+class _T2S:
+    """OpenCC's converter, created lazily: it cannot be pickled, and Whoosh pickles analyzers."""
+
+    _lock = threading.Lock()
+    _converter = None
+
+    @classmethod
+    def convert(cls, text: str) -> str:
+        if cls._converter is None:
+            with cls._lock:
+                if cls._converter is None:
+                    import opencc
+
+                    cls._converter = opencc.OpenCC("t2s")
+        converted = cls._converter.convert(text)
+        if len(converted) != len(text):  # keep offsets aligned with the original text
+            converted = "".join(
+                c2 if len(c2 := cls._converter.convert(c)) == 1 else c for c in text
+            )
+        return converted
+
+
+def to_simplified(text: str) -> str:
+    """Traditional Chinese folded to Simplified, character for character."""
+    return _T2S.convert(text)
+
+
+_jieba_lock = threading.Lock()
+_jieba = None
+
+
+def jieba_tokenizer():
+    """jieba's default tokenizer, initialised once per process, with no cache file written to /tmp."""
+    global _jieba
+    if _jieba is None:
+        with _jieba_lock:
+            if _jieba is None:
+                import jieba
+
+                jieba.setLogLevel(logging.WARNING)
+                tokenizer = jieba.Tokenizer()
+                # Read the dictionary directly: jieba would otherwise write a 9 MB cache to /tmp.
+                with tokenizer.get_dict_file() as dictionary:
+                    tokenizer.FREQ, tokenizer.total = tokenizer.gen_pfdict(dictionary)
+                tokenizer.initialized = True
+                _jieba = tokenizer
+    return _jieba
+
+
+class ChineseTokenizer(Tokenizer):
+    """Segments Chinese (either script) into Simplified words with offsets into the original."""
+
+    def __eq__(self, other):
+        return isinstance(other, ChineseTokenizer)
+
+    def __hash__(self):
+        return hash(ChineseTokenizer)
+
+    def __call__(
+        self,
+        value,
+        positions=False,
+        chars=False,
+        keeporiginal=False,
+        removestops=True,
+        start_pos=0,
+        start_char=0,
+        tokenize=True,
+        mode="",
+        **kwargs,
+    ):
+        simplified = to_simplified(value)
+        jb = jieba_tokenizer()
+        subwords = mode == "index"
+        token = Token(positions, chars, removestops=removestops, mode=mode, **kwargs)
+        pos = start_pos
+        for word, start, end in jb.tokenize(simplified):
+            if not _WORD.search(word):
+                continue
+            word = word.lower()
+            if word in _ZH_STOPWORDS:
+                continue
+            parts = [(word, start, end)]
+            if subwords and len(word) > 2:
+                parts = [
+                    (word[i : i + n], start + i, start + i + n)
+                    for n in (2, 3)
+                    if len(word) > n
+                    for i in range(len(word) - n + 1)
+                    if jb.FREQ.get(word[i : i + n])
+                ] + parts
+            for text, s, e in parts:
+                token.text = text
+                token.boost = 1.0
+                token.stopped = False
+                if keeporiginal:
+                    token.original = value[s:e]
+                if positions:
+                    token.pos = pos
+                if chars:
+                    token.startchar = start_char + s
+                    token.endchar = start_char + e
+                yield token
+            pos += 1
+
+
+def _stoplist(lang: str) -> frozenset[str]:
+    words = set(stopwords_for_language(lang)) | _EXTRA_STOPWORDS[lang]
+    return frozenset(fold(w) for w in words)
+
+
+@lru_cache(maxsize=None)
+def analyzer(lang: str) -> Analyzer:
+    """The analyzer for one corpus language (one instance per language and process)."""
+    if lang not in LANGS:
+        raise ValueError(f"no analyzer for {lang!r}")
+    if lang == "zh":
+        return ChineseTokenizer()
+    return (
+        RegexTokenizer(r"\w+")
+        | LowercaseFilter()
+        | CharsetFilter(accent_map)
+        | StopFilter(stoplist=_stoplist(lang), minsize=1)
+        | StemFilter(lang=lang, cachesize=50000)
+    )
+
+
+def terms(lang: str, text: str, mode: str = "query") -> list[str]:
+    """The indexed terms of a text in one language, in order, without duplicates."""
+    seen: dict[str, None] = {}
+    for token in analyzer(lang)(text, mode=mode):
+        seen.setdefault(token.text, None)
+    return list(seen)
+
+
+def spans(lang: str, text: str, wanted: set[str]) -> list[tuple[int, int]]:
+    """Character spans in ``text`` of the tokens whose indexed term is in ``wanted``."""
+    found = []
+    for token in analyzer(lang)(text, chars=True, mode="index"):
+        if token.text in wanted:
+            found.append((token.startchar, token.endchar))
+    return found
+
+
+def warm_up() -> None:
+    """Load jieba's dictionary and OpenCC now rather than on the first request (about 1 s)."""
+    for lang in LANGS:
+        terms(lang, "warm 訂單")

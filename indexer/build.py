@@ -1,0 +1,193 @@
+"""corpus -> passages -> a Whoosh index, written beside the old one and swapped in atomically.
+
+The index folder given (``var/index`` by default) is a symbolic link to a generation folder
+(``index.<stamp>``). A build writes a new generation completely, then replaces the link with
+``os.replace``, which is atomic: a crash at any point leaves the old link, and so the old index,
+in place. The previous generation is kept (a running server may still read it); older ones go.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from dataclasses import asdict
+from pathlib import Path
+from typing import Callable, Iterable
+
+from whoosh import index as whoosh_index
+from whoosh.fields import ID, NUMERIC, STORED, TEXT, Schema
+
+from indexer.analysis import analyzer
+from indexer.corpus import LANGS, Corpus, Passage, Rulebook, fingerprint, load_corpus
+
+PROJECT = Path(__file__).resolve().parent.parent
+DEFAULT_CORPUS = PROJECT / "corpus"
+DEFAULT_INDEX = PROJECT / "var" / "index"
+CATALOG = "catalog.json"
+FORMAT = 1  # bump when the schema or the catalog changes shape
+
+
+def text_field(lang: str) -> str:
+    """The index field holding passage text in one language."""
+    return f"t_{lang}"
+
+
+def section_field(lang: str) -> str:
+    """The index field holding the section headings above a passage, in its language."""
+    return f"s_{lang}"
+
+
+def schema() -> Schema:
+    """One text field per language (each passage fills only its own), plus stored metadata."""
+    fields = dict(
+        id=ID(stored=True, unique=True),
+        game=ID(stored=True),
+        lang=ID(stored=True),
+        kind=ID(stored=True),
+        order=NUMERIC(stored=True, sortable=True),
+        section=STORED,
+        text=STORED,
+    )
+    for lang in LANGS:
+        fields[text_field(lang)] = TEXT(analyzer=analyzer(lang), phrase=True)
+        fields[section_field(lang)] = TEXT(analyzer=analyzer(lang), phrase=False, field_boost=0.5)
+    return Schema(**fields)
+
+
+def source_fingerprint(corpus_dir: Path) -> str:
+    """Changes whenever the corpus or the indexing code changes."""
+    return fingerprint(corpus_dir, Path(__file__).resolve().parent) + f":{FORMAT}"
+
+
+def _document(p: Passage) -> dict:
+    return {
+        "id": p.id,
+        "game": p.game,
+        "lang": p.lang,
+        "kind": p.kind,
+        "order": p.order,
+        "section": p.section,
+        "text": p.text,
+        text_field(p.lang): p.text,
+        section_field(p.lang): " ".join(p.section_path),
+    }
+
+
+def _rulebook_outline(book: Rulebook) -> dict:
+    return {
+        "game": book.game,
+        "lang": book.lang,
+        "title": book.title,
+        "source": book.source,
+        "sections": [
+            {
+                "anchor": s.anchor,
+                "title": s.title,
+                "level": s.level,
+                "kind": s.kind,
+                "editorial": s.editorial,
+                "path": list(s.path),
+                "passages": [
+                    {k: v for k, v in asdict(p).items() if k not in ("section_path",)}
+                    | {"section_path": list(p.section_path)}
+                    for p in s.passages
+                ],
+            }
+            for s in book.sections
+        ],
+    }
+
+
+def catalog(corpus: Corpus, source_print: str) -> dict:
+    """What the service serves besides search: games, whole rulebooks, disagreements."""
+    return {
+        "format": FORMAT,
+        "fingerprint": source_print,
+        "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "games": corpus.games,
+        "rulebooks": [_rulebook_outline(b) for b in corpus.rulebooks],
+        "disagreements": corpus.disagreements,
+    }
+
+
+def read_catalog(index_dir: Path | str) -> dict | None:
+    """The catalog of the index at ``index_dir``, or None when there is no complete index."""
+    path = Path(index_dir) / CATALOG
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def is_stale(index_dir: Path | str = DEFAULT_INDEX, corpus_dir: Path | str = DEFAULT_CORPUS) -> bool:
+    """True when the index is missing, incomplete, or built from another corpus or indexer."""
+    built = read_catalog(index_dir)
+    return built is None or built.get("fingerprint") != source_fingerprint(Path(corpus_dir))
+
+
+def build(
+    index_dir: Path | str = DEFAULT_INDEX,
+    corpus_dir: Path | str = DEFAULT_CORPUS,
+    passages: Callable[[Corpus], Iterable[Passage]] | None = None,
+    progress: Callable[[str], None] = lambda message: None,
+) -> dict:
+    """Build the index for ``corpus_dir`` and swap it in at ``index_dir``; return a report.
+
+    ``passages`` may replace the corpus's own passages (the benchmarks index synthetic copies).
+    """
+    started = time.perf_counter()
+    index_dir = Path(index_dir)
+    corpus_dir = Path(corpus_dir)
+    corpus = load_corpus(corpus_dir)
+    source_print = source_fingerprint(corpus_dir)
+    docs = list(passages(corpus) if passages else (p for b in corpus.rulebooks for p in b.passages))
+
+    index_dir.parent.mkdir(parents=True, exist_ok=True)
+    if index_dir.exists() and not index_dir.is_symlink():
+        raise FileExistsError(f"{index_dir} exists and is not an index link; move it away")
+    generation = index_dir.parent / f"{index_dir.name}.{time.time_ns()}"
+    generation.mkdir()
+    try:
+        ix = whoosh_index.create_in(str(generation), schema())
+        writer = ix.writer(limitmb=256)
+        step = max(1, len(docs) // 10)
+        for number, passage in enumerate(docs, start=1):
+            writer.add_document(**_document(passage))
+            if number % step == 0 or number == len(docs):
+                progress(f"indexed {number}/{len(docs)} passages")
+        writer.commit()
+        ix.close()
+        (generation / CATALOG).write_text(
+            json.dumps(catalog(corpus, source_print), ensure_ascii=False), encoding="utf-8"
+        )
+        _swap(index_dir, generation)
+    except BaseException:
+        shutil.rmtree(generation, ignore_errors=True)
+        raise
+    seconds = time.perf_counter() - started
+    by_book = {}
+    for p in docs:
+        by_book[f"{p.game}/{p.lang}"] = by_book.get(f"{p.game}/{p.lang}", 0) + 1
+    return {
+        "index": str(index_dir),
+        "generation": generation.name,
+        "passages": len(docs),
+        "rulebooks": by_book,
+        "seconds": round(seconds, 3),
+        "bytes": sum(f.stat().st_size for f in generation.iterdir()),
+    }
+
+
+def _swap(index_dir: Path, generation: Path) -> None:
+    previous = os.readlink(index_dir) if index_dir.is_symlink() else None
+    link = index_dir.parent / f".{index_dir.name}.link-{os.getpid()}"
+    if link.is_symlink():
+        link.unlink()
+    link.symlink_to(generation.name)
+    os.replace(link, index_dir)  # atomic: readers see the old index or the new one, never neither
+    keep = {generation.name, previous}
+    for old in index_dir.parent.glob(f"{index_dir.name}.*"):
+        if old.is_dir() and old.name not in keep:
+            shutil.rmtree(old, ignore_errors=True)

@@ -1,0 +1,255 @@
+"""Reads corpus/: games.yaml, the rulebooks (corpus/<game>/<lang>.md) and disagreements.yaml.
+
+The rulebook Markdown is plain text with a little structure added (see corpus/README.md):
+
+* a YAML front matter block (game, lang, title, source);
+* headings ``# Title {#anchor .kind .editorial}``: the anchor is stable and unique in the file,
+  the kind (rule, faq, tip, example, note, about) applies to everything below until overridden,
+  ``.editorial`` marks a heading that Referee added where the source has none;
+* fenced divs ``::: kind`` ... ``:::`` giving their blocks another kind;
+* blocks separated by blank lines. One block is one passage: a paragraph, or a list with its
+  lead-in. The lines of a block are kept as they are, joined by newlines.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+LANGS = ("en", "fr", "de", "zh")
+KINDS = ("rule", "faq", "tip", "example", "note", "about")
+
+_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*\{([^}]*)\}\s*$")
+_FENCE_OPEN = re.compile(r"^:::\s*\{?\.?([a-z]+)\}?\s*$")
+_ANCHOR = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+
+
+class CorpusError(ValueError):
+    """The corpus breaks one of its own conventions; the message names the file and line."""
+
+
+@dataclass(frozen=True)
+class Passage:
+    """A quotable unit of a rulebook: one paragraph, or one list with its lead-in."""
+
+    id: str
+    game: str
+    lang: str
+    anchor: str
+    section: str
+    section_path: tuple[str, ...]
+    kind: str
+    text: str
+    order: int
+
+
+@dataclass
+class Section:
+    anchor: str
+    title: str
+    level: int
+    kind: str
+    editorial: bool
+    path: tuple[str, ...]
+    passages: list[Passage] = field(default_factory=list)
+
+
+@dataclass
+class Rulebook:
+    game: str
+    lang: str
+    title: str
+    source: str
+    sections: list[Section]
+
+    @property
+    def passages(self) -> list[Passage]:
+        return [p for s in self.sections for p in s.passages]
+
+
+def passage_id(game: str, lang: str, anchor: str, number: int) -> str:
+    """Stable id: game, language, section anchor and the passage's place in that section only."""
+    return f"{game}.{lang}.{anchor}.{number}"
+
+
+def _split_front_matter(text: str, where: str) -> tuple[dict, list[str]]:
+    lines = text.split("\n")
+    if not lines or lines[0].strip() != "---":
+        raise CorpusError(f"{where}: missing front matter")
+    try:
+        end = lines.index("---", 1)
+    except ValueError:
+        raise CorpusError(f"{where}: front matter is not closed") from None
+    meta = yaml.safe_load("\n".join(lines[1:end])) or {}
+    return meta, lines[end + 1 :]
+
+
+def _parse_attributes(attrs: str, where: str) -> tuple[str, str | None, bool]:
+    anchor, kind, editorial = None, None, False
+    for item in attrs.split():
+        if item.startswith("#"):
+            anchor = item[1:]
+        elif item == ".editorial":
+            editorial = True
+        elif item.startswith(".") and item[1:] in KINDS:
+            kind = item[1:]
+        else:
+            raise CorpusError(f"{where}: unknown heading attribute {item!r}")
+    if not anchor or not _ANCHOR.match(anchor):
+        raise CorpusError(f"{where}: a heading needs an anchor like {{#lower-case-words}}")
+    return anchor, kind, editorial
+
+
+def parse_rulebook(text: str, where: str = "<rulebook>") -> Rulebook:
+    """Parse one rulebook file into sections and passages."""
+    meta, lines = _split_front_matter(text, where)
+    for key in ("game", "lang", "title", "source"):
+        if not meta.get(key):
+            raise CorpusError(f"{where}: front matter needs {key!r}")
+    game, lang = meta["game"], meta["lang"]
+    if lang not in LANGS:
+        raise CorpusError(f"{where}: unknown language {lang!r}")
+
+    sections: list[Section] = []
+    stack: list[Section] = []  # the open headings, outermost first
+    fence_kind: str | None = None
+    block: list[str] = []
+    order = 0
+
+    def flush(line_no: int) -> None:
+        nonlocal order
+        if not block:
+            return
+        if not stack:
+            raise CorpusError(f"{where}:{line_no}: text before the first heading")
+        section = stack[-1]
+        order += 1
+        number = len(section.passages) + 1
+        section.passages.append(
+            Passage(
+                id=passage_id(game, lang, section.anchor, number),
+                game=game,
+                lang=lang,
+                anchor=section.anchor,
+                section=section.title,
+                section_path=section.path,
+                kind=fence_kind or section.kind,
+                text="\n".join(block),
+                order=order,
+            )
+        )
+        block.clear()
+
+    anchors: set[str] = set()
+    for number, raw in enumerate(lines, start=1):
+        line = raw.rstrip()
+        at = f"{where}:{number}"
+        heading = _HEADING.match(line)
+        if heading and fence_kind is None:
+            flush(number)
+            level = len(heading.group(1))
+            anchor, kind, editorial = _parse_attributes(heading.group(3), at)
+            if anchor in anchors:
+                raise CorpusError(f"{at}: anchor #{anchor} is used twice")
+            anchors.add(anchor)
+            while stack and stack[-1].level >= level:
+                stack.pop()
+            parent = stack[-1] if stack else None
+            section = Section(
+                anchor=anchor,
+                title=heading.group(2),
+                level=level,
+                kind=kind or (parent.kind if parent else "rule"),
+                editorial=editorial,
+                path=(parent.path if parent else ()) + (heading.group(2),),
+            )
+            sections.append(section)
+            stack.append(section)
+        elif line.startswith("#") and fence_kind is None:
+            raise CorpusError(f"{at}: a heading needs {{#anchor}}")
+        elif line.startswith(":::"):
+            flush(number)
+            if fence_kind is None:
+                opened = _FENCE_OPEN.match(line)
+                if not opened or opened.group(1) not in KINDS:
+                    raise CorpusError(f"{at}: a fenced div names one of {', '.join(KINDS)}")
+                fence_kind = opened.group(1)
+            elif line.strip() == ":::":
+                fence_kind = None
+            else:
+                raise CorpusError(f"{at}: fenced divs do not nest")
+        elif not line.strip():
+            flush(number)
+        else:
+            block.append(line)
+    flush(len(lines))
+    if fence_kind is not None:
+        raise CorpusError(f"{where}: a fenced div is not closed")
+    return Rulebook(game=game, lang=lang, title=meta["title"], source=meta["source"], sections=sections)
+
+
+@dataclass
+class Corpus:
+    root: Path
+    games: list[dict]
+    rulebooks: list[Rulebook]
+    disagreements: list[dict]
+
+    def passage(self, passage_id_: str) -> Passage | None:
+        for book in self.rulebooks:
+            for p in book.passages:
+                if p.id == passage_id_:
+                    return p
+        return None
+
+
+def load_corpus(root: Path | str) -> Corpus:
+    """Load games.yaml, every rulebook it lists, and disagreements.yaml; check them against each other."""
+    root = Path(root)
+    games_doc = yaml.safe_load((root / "games.yaml").read_text(encoding="utf-8"))
+    games = games_doc["games"]
+    rulebooks = []
+    for game in games:
+        for entry in game.get("rulebooks", []):
+            path = root / game["id"] / f"{entry['lang']}.md"
+            book = parse_rulebook(path.read_text(encoding="utf-8"), str(path))
+            if (book.game, book.lang) != (game["id"], entry["lang"]):
+                raise CorpusError(f"{path}: front matter says {book.game}/{book.lang}")
+            rulebooks.append(book)
+    disagreements_path = root / "disagreements.yaml"
+    disagreements = []
+    if disagreements_path.exists():
+        disagreements = yaml.safe_load(disagreements_path.read_text(encoding="utf-8"))["disagreements"]
+    corpus = Corpus(root=root, games=games, rulebooks=rulebooks, disagreements=disagreements)
+    _check_disagreements(corpus)
+    return corpus
+
+
+def _check_disagreements(corpus: Corpus) -> None:
+    """Every side of a recorded disagreement must quote its passage exactly."""
+    for item in corpus.disagreements:
+        for side in item["sides"]:
+            passage = corpus.passage(side["passage"])
+            if passage is None:
+                raise CorpusError(f"disagreement {item['id']}: no passage {side['passage']}")
+            if side.get("quote") and side["quote"] not in passage.text:
+                raise CorpusError(
+                    f"disagreement {item['id']}: {side['passage']} does not contain {side['quote']!r}"
+                )
+
+
+def fingerprint(*roots: Path | str) -> str:
+    """A hash of every file under the given folders: the index is stale when it changes."""
+    digest = hashlib.sha256()
+    for root in roots:
+        root = Path(root)
+        for path in sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+            digest.update(str(path.relative_to(root)).encode())
+            digest.update(b"\0")
+            digest.update(path.read_bytes())
+            digest.update(b"\0")
+    return digest.hexdigest()

@@ -1,0 +1,166 @@
+"""python -m indexer.eval FILE [--url URL]: score retrieval on questions with gold phrases.
+
+FILE is JSON lines in the format of shared/eval/README.md (id, lang, game, q, gold). A case is
+answered at rank r when the r-th hit's whole passage text contains a gold phrase, compared after
+NFKC, lower-casing, folding ’ and ‘ to ', and removing all white space. Prints Recall@1,
+Recall@3, MRR@10 and the mean length of the returned passages, per question language and overall.
+Searches in-process on the built index, or over HTTP with --url.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterable
+
+K = 10
+_SPACE = re.compile(r"\s+")
+
+
+def normalize(text: str) -> str:
+    text = unicodedata.normalize("NFKC", text).lower().replace("’", "'").replace("‘", "'")
+    return _SPACE.sub("", text)
+
+
+@dataclass
+class Case:
+    id: str
+    lang: str
+    game: str | None
+    q: str
+    gold: list[str]
+
+
+@dataclass
+class Outcome:
+    case: Case
+    rank: int | None  # 1-based rank of the first answering hit within the top K, or None
+    lengths: list[int]  # character lengths of the returned passages
+
+
+def load_cases(path: Path | str) -> list[Case]:
+    cases = []
+    for number, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), start=1):
+        if line.strip():
+            item = json.loads(line)
+            cases.append(Case(item["id"], item["lang"], item.get("game"), item["q"], item["gold"]))
+    return cases
+
+
+def first_answering_rank(texts: Iterable[str], gold: list[str]) -> int | None:
+    wanted = [normalize(g) for g in gold]
+    for rank, text in enumerate(texts, start=1):
+        haystack = normalize(text)
+        if any(g in haystack for g in wanted):
+            return rank
+    return None
+
+
+def run(cases: list[Case], search: Callable[[Case], list[str]]) -> list[Outcome]:
+    outcomes = []
+    for case in cases:
+        texts = search(case)[:K]
+        outcomes.append(Outcome(case, first_answering_rank(texts, case.gold), [len(t) for t in texts]))
+    return outcomes
+
+
+def gold_langs(case: Case, passages: Iterable[tuple[str, str]]) -> set[str]:
+    """The languages of the passages (lang, text) that answer a case."""
+    wanted = [normalize(g) for g in case.gold]
+    return {lang for lang, text in passages if any(g in normalize(text) for g in wanted)}
+
+
+def summarize(outcomes: list[Outcome], passages: list[tuple[str, str]] | None = None) -> dict[str, dict[str, float]]:
+    """Metrics per question language and overall ("all").
+
+    With the corpus passages (lang, text), also per "same-language" case (an answer exists in the
+    question's language) and "cross-language" case (only other languages answer it).
+    """
+    groups: dict[str, list[Outcome]] = {}
+    for o in outcomes:
+        groups.setdefault(o.case.lang, []).append(o)
+    groups = dict(sorted(groups.items()))
+    if passages is not None:
+        for o in outcomes:
+            same = o.case.lang in gold_langs(o.case, passages)
+            groups.setdefault("same-language" if same else "cross-language", []).append(o)
+    groups["all"] = outcomes
+    table = {}
+    for name, group in groups.items():
+        n = len(group)
+        lengths = [length for o in group for length in o.lengths]
+        table[name] = {
+            "n": n,
+            "recall@1": sum(1 for o in group if o.rank == 1) / n,
+            "recall@3": sum(1 for o in group if o.rank and o.rank <= 3) / n,
+            "mrr@10": sum(1 / o.rank for o in group if o.rank) / n,
+            "mean_passage_chars": sum(lengths) / len(lengths) if lengths else 0.0,
+        }
+    return table
+
+
+def format_table(table: dict[str, dict[str, float]]) -> str:
+    lines = ["| lang | n | Recall@1 | Recall@3 | MRR@10 | mean passage chars |", "|---|---|---|---|---|---|"]
+    for name, m in table.items():
+        lines.append(
+            f"| {name} | {m['n']} | {m['recall@1']:.2f} | {m['recall@3']:.2f} | {m['mrr@10']:.2f} "
+            f"| {m['mean_passage_chars']:.0f} |"
+        )
+    return "\n".join(lines)
+
+
+def in_process_search(index_dir: Path | str) -> Callable[[Case], list[str]]:
+    from service.library import Library
+
+    library = Library(index_dir)
+    return lambda case: [h.text for h in library.search(case.q, game=case.game, limit=K)]
+
+
+def http_search(url: str) -> Callable[[Case], list[str]]:
+    import requests
+
+    session = requests.Session()
+
+    def search(case: Case) -> list[str]:
+        params = {"q": case.q, "lang": case.lang, "limit": K}
+        if case.game:
+            params["game"] = case.game
+        response = session.get(f"{url.rstrip('/')}/v1/search", params=params, timeout=30)
+        response.raise_for_status()
+        return [hit["text"] for hit in response.json()["hits"]]
+
+    return search
+
+
+def main(argv=None) -> int:
+    from indexer.build import DEFAULT_CORPUS, DEFAULT_INDEX
+    from indexer.corpus import load_corpus
+
+    parser = argparse.ArgumentParser(prog="python -m indexer.eval", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("file", type=Path)
+    parser.add_argument("--url", help="search a running service instead of the index in-process")
+    parser.add_argument("--index", type=Path, default=Path(os.environ.get("REFEREE_INDEX", DEFAULT_INDEX)))
+    parser.add_argument("--misses", action="store_true", help="list the cases not answered in the top 3")
+    args = parser.parse_args(argv)
+
+    search = http_search(args.url) if args.url else in_process_search(args.index)
+    outcomes = run(load_cases(args.file), search)
+    corpus = load_corpus(DEFAULT_CORPUS)
+    passages = [(p.lang, p.text) for book in corpus.rulebooks for p in book.passages]
+    print(format_table(summarize(outcomes, passages)))
+    if args.misses:
+        for o in outcomes:
+            if not o.rank or o.rank > 3:
+                print(f"miss {o.case.id} [{o.case.lang}] rank={o.rank} {o.case.q}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

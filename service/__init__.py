@@ -1,0 +1,49 @@
+"""Referee's HTTP service: create_app() opens the index once and registers one blueprint per resource."""
+
+from __future__ import annotations
+
+import os
+
+from flask import Flask, request
+from werkzeug.exceptions import RequestEntityTooLarge
+
+from indexer.build import DEFAULT_INDEX
+
+API_DESCRIPTION = """Referee answers rules questions for tabletop games, in English, French, German
+and Chinese, citing the rulebooks' exact words. Every error is application/problem+json."""
+
+
+def create_app(config: dict | None = None) -> Flask:
+    """Build the app: defaults, then ``config``; the index is opened here, once."""
+    from service.api import Api, games, health, search
+    from service.library import Library
+
+    app = Flask(__name__)
+    app.config.from_mapping(
+        REFEREE_INDEX=os.environ.get("REFEREE_INDEX", str(DEFAULT_INDEX)),
+        MAX_CONTENT_LENGTH=256 * 1024,
+        API_TITLE="Referee",
+        API_VERSION="1.0",
+        OPENAPI_VERSION="3.0.3",
+        OPENAPI_URL_PREFIX="/",
+        OPENAPI_JSON_PATH="openapi.json",
+        API_SPEC_OPTIONS={"info": {"description": API_DESCRIPTION}},
+    )
+    if config:
+        app.config.update(config)
+    app.json.ensure_ascii = False
+    app.json.sort_keys = False
+    app.extensions["referee.library"] = Library(app.config["REFEREE_INDEX"])
+
+    @app.before_request
+    def refuse_large_bodies():
+        """413 for any request whose declared body is over the limit, read or not."""
+        limit = app.config["MAX_CONTENT_LENGTH"]
+        if request.content_length is not None and request.content_length > limit:
+            raise RequestEntityTooLarge(f"The body is over the limit of {limit} bytes.")
+
+    api = Api(app)
+    for module in (health, games, search):
+        api.register_blueprint(module.blp)
+    app.extensions["referee.api"] = api
+    return app

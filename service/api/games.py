@@ -1,0 +1,77 @@
+from flask_smorest import abort
+
+from service.api import Blueprint, library
+from service.schemas import GameDetailOut, GamesOut, PassageOut, RulebookOut
+
+blp = Blueprint("games", __name__, description="The games, their rulebooks and passages.")
+
+_GAME_FIELDS = ("id", "names", "players", "designer", "publisher")
+
+
+def _game(game_id: str) -> dict:
+    lib = library()
+    game = lib.games.get(game_id)
+    if game is None:
+        abort(404, message=f"No game {game_id!r}. Known games: {', '.join(lib.games)}.")
+    summary = {k: game[k] for k in _GAME_FIELDS if k in game}
+    summary["rulebooks"] = lib.rulebook_langs(game_id)
+    return summary
+
+
+def _rulebook_meta(game_id: str, lang: str) -> dict:
+    entries = library().games[game_id].get("rulebooks", [])
+    return next((e for e in entries if e["lang"] == lang), {})
+
+
+@blp.route("/v1/games")
+@blp.response(200, GamesOut)
+def list_games():
+    """List the games with their names and rulebook languages."""
+    return {"games": [_game(game_id) for game_id in library().games]}
+
+
+@blp.route("/v1/games/<game>")
+@blp.response(200, GameDetailOut)
+@blp.alt_response(404, response="NOT_FOUND")
+def get_game(game):
+    """One game with the outline of each rulebook and where its rulebooks disagree."""
+    lib = library()
+    detail = _game(game)
+    detail["outlines"] = []
+    for lang in detail["rulebooks"]:
+        book = lib.rulebooks[(game, lang)]
+        meta = _rulebook_meta(game, lang)
+        detail["outlines"].append(
+            {
+                **{k: book[k] for k in ("lang", "title", "source")},
+                **{k: meta[k] for k in ("provenance", "missing") if k in meta},
+                "sections": [{**s, "passages": len(s["passages"])} for s in book["sections"]],
+            }
+        )
+    detail["disagreements"] = lib.disagreements_for(game)
+    return detail
+
+
+@blp.route("/v1/rulebooks/<game>/<lang>")
+@blp.response(200, RulebookOut)
+@blp.alt_response(404, response="NOT_FOUND")
+def get_rulebook(game, lang):
+    """A whole rulebook: its sections in order, each with its passages."""
+    lib = library()
+    _game(game)
+    book = lib.rulebooks.get((game, lang))
+    if book is None:
+        have = ", ".join(lib.rulebook_langs(game))
+        abort(404, message=f"No {lang!r} rulebook for {game!r}. Its rulebooks: {have}.")
+    return {**book, **{k: v for k, v in _rulebook_meta(game, lang).items() if k in ("provenance", "missing")}}
+
+
+@blp.route("/v1/passages/<passage_id>")
+@blp.response(200, PassageOut)
+@blp.alt_response(404, response="NOT_FOUND")
+def get_passage(passage_id):
+    """One passage, with its section and the rulebook's exact words."""
+    passage = library().passages.get(passage_id)
+    if passage is None:
+        abort(404, message=f"No passage {passage_id!r}.")
+    return passage

@@ -1,0 +1,67 @@
+"""Every error leaves the service as application/problem+json (RFC 9457)."""
+
+from __future__ import annotations
+
+import logging
+
+from flask import Response, json
+from werkzeug.exceptions import HTTPException, InternalServerError
+
+PROBLEM_JSON = "application/problem+json"
+
+log = logging.getLogger(__name__)
+
+
+def problem(status: int, title: str, detail: str | None = None, errors=None, type_: str = "about:blank") -> Response:
+    body = {"type": type_, "title": title, "status": status}
+    if detail:
+        body["detail"] = detail
+    if errors:
+        body["errors"] = errors
+    return Response(json.dumps(body, ensure_ascii=False), status=status, mimetype=PROBLEM_JSON)
+
+
+def _field_errors(messages) -> dict:
+    """webargs nests messages by location ({"query": {"q": [...]}}): clients want field paths."""
+    if isinstance(messages, dict) and len(messages) == 1:
+        (location, inner), = messages.items()
+        if location in ("query", "json", "view_args", "path") and isinstance(inner, dict):
+            return inner
+    return messages
+
+
+def _detail(errors: dict) -> str:
+    parts = []
+    for field, messages in errors.items():
+        if isinstance(messages, list):
+            text = "; ".join(str(m) for m in messages)
+        else:
+            text = "invalid"
+        parts.append(f"{field}: {text}")
+    return "Invalid input. " + " ".join(parts) if parts else "Invalid input."
+
+
+def handle_http_exception(error: HTTPException) -> Response:
+    data = getattr(error, "data", None) or {}
+    errors = data.get("errors") or data.get("messages")
+    if errors:
+        errors = _field_errors(errors)
+        return problem(error.code, error.name, data.get("message") or _detail(errors), errors=errors)
+    detail = data.get("message") or error.description
+    if isinstance(error, InternalServerError):
+        original = getattr(error, "original_exception", None)
+        if original is not None:
+            log.exception("unhandled error", exc_info=original)
+        detail = "Referee failed to answer this request; the failure is logged."
+    return problem(error.code or 500, error.name, detail)
+
+
+def register(app) -> None:
+    app.register_error_handler(HTTPException, handle_http_exception)
+    app.register_error_handler(Exception, lambda e: handle_http_exception(_internal(e)))
+
+
+def _internal(error: Exception) -> InternalServerError:
+    wrapped = InternalServerError()
+    wrapped.original_exception = error
+    return wrapped

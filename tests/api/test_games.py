@@ -1,0 +1,64 @@
+def test_healthz_says_ok_once_the_index_is_loaded(client, library):
+    body = client.get("/healthz").get_json()
+    assert body["status"] == "ok"
+    assert body["passages"] == len(library.passages) > 200
+    assert body["rulebooks"] == 5
+
+
+def test_games_lists_the_four_games_with_names_and_rulebook_languages(client):
+    games = {g["id"]: g for g in client.get("/v1/games").get_json()["games"]}
+    assert list(games) == ["mamma", "mamma-mia", "mammut-mambo", "moemmen"]
+    assert games["mamma-mia"]["rulebooks"] == ["fr", "zh"]
+    assert games["mamma"]["rulebooks"] == ["en"]
+    assert set(games["moemmen"]["names"]) == {"en", "fr", "de", "zh"}
+    assert games["mamma-mia"]["players"] == {"min": 2, "max": 5, "stated": True}
+    assert games["mammut-mambo"]["players"]["stated"] is False
+
+
+def test_a_game_has_the_outline_of_each_rulebook(client):
+    game = client.get("/v1/games/mamma-mia").get_json()
+    outlines = {o["lang"]: o for o in game["outlines"]}
+    assert set(outlines) == {"fr", "zh"}
+    fr = [s["anchor"] for s in outlines["fr"]["sections"]]
+    assert fr[:4] == ["overview", "components", "rules", "setup"]
+    oven = next(s for s in outlines["zh"]["sections"] if s["anchor"] == "oven")
+    assert oven["editorial"] is True and oven["passages"] == 6
+    assert "Oya" in outlines["fr"]["provenance"]
+
+
+def test_a_game_serves_where_its_rulebooks_disagree(client, library):
+    disagreements = client.get("/v1/games/mamma-mia").get_json()["disagreements"]
+    minimale = next(d for d in disagreements if d["id"] == "minimale-fewest")
+    for side in minimale["sides"]:
+        assert side["quote"] in library.passages[side["passage"]]["text"]
+    assert client.get("/v1/games/moemmen").get_json()["disagreements"] == []
+
+
+def test_a_rulebook_has_its_sections_in_order_with_whole_passages(client):
+    book = client.get("/v1/rulebooks/mamma-mia/zh").get_json()
+    assert book["game"] == "mamma-mia" and book["lang"] == "zh"
+    setup = next(s for s in book["sections"] if s["anchor"] == "setup")
+    assert [p["id"] for p in setup["passages"]][:2] == ["mamma-mia.zh.setup.1", "mamma-mia.zh.setup.2"]
+    assert "訂單牌堆" in setup["passages"][0]["text"]
+
+
+def test_a_passage_has_its_game_language_section_and_exact_text(client):
+    body = client.get("/v1/passages/mammut-mambo.en.mambo-dud.1").get_json()
+    assert body["game"] == "mammut-mambo" and body["lang"] == "en"
+    assert body["section"] == "Mambo Dud: One dancer steps out of line!"
+    assert "makes the wrong gesture or the wrong shout," in body["text"]
+
+
+def test_unknown_game_rulebook_and_passage_are_404_problems(client):
+    for url, words in [
+        ("/v1/games/chess", "Known games: mamma, mamma-mia"),
+        ("/v1/rulebooks/mamma-mia/en", "Its rulebooks: fr, zh"),
+        ("/v1/rulebooks/chess/en", "No game 'chess'"),
+        ("/v1/passages/mamma-mia.fr.oven.99", "No passage"),
+    ]:
+        response = client.get(url)
+        assert response.status_code == 404
+        assert response.mimetype == "application/problem+json"
+        body = response.get_json()
+        assert body["status"] == 404 and body["title"] == "Not Found"
+        assert words in body["detail"]

@@ -1,0 +1,76 @@
+"""Whatever a client sends, the answer is never a 500, and every error is problem+json."""
+
+from urllib.parse import quote
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+ROUTES = ["/healthz", "/v1/games", "/v1/games/{}", "/v1/rulebooks/{}/{}", "/v1/passages/{}", "/v1/search"]
+
+junk_text = st.one_of(
+    st.text(max_size=60),
+    st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=0x1F), max_size=20),
+    st.sampled_from(["..", "../..", "%00", "%2e%2e%2f", "mamma-mia", "zh", "fr", "null", "[]", "{}", "-1",
+                     "9" * 40, "mamma-mia.fr.oven.1", "\u202e", "💥", "訂單", " ", "x" * 3000]),
+)
+
+
+def assert_sane(response):
+    assert response.status_code < 500, response.get_data(as_text=True)
+    if response.status_code >= 400:
+        assert response.mimetype == "application/problem+json"
+        body = response.get_json()
+        assert body["status"] == response.status_code and body["title"]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(route=st.sampled_from(ROUTES), parts=st.lists(junk_text, min_size=2, max_size=2),
+       params=st.dictionaries(st.sampled_from(["q", "game", "lang", "limit", "other"]), junk_text, max_size=4))
+def test_junk_in_paths_and_parameters_never_gives_a_500(client, route, parts, params):
+    url = route.format(*(quote(p, safe="") for p in parts))
+    assert_sane(client.get(url, query_string=params))
+
+
+@pytest.mark.parametrize("method", ["post", "put", "delete", "patch"])
+@pytest.mark.parametrize("url", ["/v1/games", "/v1/search?q=x", "/healthz", "/v1/passages/x"])
+def test_wrong_methods_are_405_problems(client, method, url):
+    response = getattr(client, method)(url, data=b"{}", content_type="application/json")
+    assert response.status_code == 405
+    assert_sane(response)
+
+
+@pytest.mark.parametrize("url", [
+    "/v1/passages/..%2F..%2Fetc%2Fpasswd", "/v1/passages/../../etc/passwd", "/v1/rulebooks/mamma-mia/..%2Fzh",
+    "/v1/rulebooks/mamma-mia/zh%00", "/v1/games/%C0%AE%C0%AE", "/V1/GAMES",
+])
+def test_path_tricks_are_404_problems(client, url):
+    response = client.get(url)
+    assert response.status_code == 404
+    assert_sane(response)
+
+
+def test_a_body_over_the_size_limit_is_413(client, app):
+    too_big = b"x" * (app.config["MAX_CONTENT_LENGTH"] + 1)
+    response = client.get("/v1/games", data=too_big)
+    assert response.status_code == 413
+    assert_sane(response)
+    assert "limit" in response.get_json()["detail"]
+
+
+def test_invalid_utf8_in_the_query_string_is_not_a_500(client):
+    assert_sane(client.get("/v1/search?q=%ff%fe%fd"))
+    assert_sane(client.get("/v1/search?q=%E8%A8"))
+
+
+def test_an_unexpected_failure_is_a_500_problem_without_internals(app, monkeypatch):
+    library = app.extensions["referee.library"]
+    monkeypatch.setattr(library, "search", lambda *a, **k: 1 / 0)
+    app.config["PROPAGATE_EXCEPTIONS"] = False
+    try:
+        response = app.test_client().get("/v1/search?q=pizza")
+    finally:
+        app.config["PROPAGATE_EXCEPTIONS"] = None
+    assert response.status_code == 500
+    assert response.mimetype == "application/problem+json"
+    assert "ZeroDivision" not in response.get_data(as_text=True)

@@ -1,0 +1,34 @@
+"""Shared fixtures: one index built from the real corpus per test session, the app and a client."""
+
+from pathlib import Path
+
+import pytest
+
+from indexer.build import DEFAULT_CORPUS, build
+from service import create_app
+
+ROOT = Path(__file__).resolve().parent.parent
+RULEBOOKS = ROOT.parent / "shared" / "rulebooks"
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+@pytest.fixture(scope="session")
+def index_dir(tmp_path_factory) -> Path:
+    index = tmp_path_factory.mktemp("index") / "index"
+    build(index, DEFAULT_CORPUS)
+    return index
+
+
+@pytest.fixture(scope="session")
+def app(index_dir):
+    return create_app({"REFEREE_INDEX": str(index_dir), "TESTING": True})
+
+
+@pytest.fixture()
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture(scope="session")
+def library(app):
+    return app.extensions["referee.library"]
