@@ -26,7 +26,7 @@ PROJECT = Path(__file__).resolve().parent.parent
 DEFAULT_CORPUS = PROJECT / "corpus"
 DEFAULT_INDEX = PROJECT / "var" / "index"
 CATALOG = "catalog.json"
-FORMAT = 1  # bump when the schema or the catalog changes shape
+FORMAT = 2  # bump when the schema or the catalog changes shape
 
 
 def text_field(lang: str) -> str:
@@ -48,6 +48,7 @@ def schema() -> Schema:
         kind=ID(stored=True),
         order=NUMERIC(stored=True, sortable=True),
         section=STORED,
+        section_path=STORED,
         text=STORED,
     )
     for lang in LANGS:
@@ -69,6 +70,7 @@ def _document(p: Passage) -> dict:
         "kind": p.kind,
         "order": p.order,
         "section": p.section,
+        "section_path": list(p.section_path),
         "text": p.text,
         text_field(p.lang): p.text,
         section_field(p.lang): " ".join(p.section_path),

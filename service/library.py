@@ -163,17 +163,16 @@ class Library:
         )
         hits = []
         for result in results:
-            passage = self.passages[result["id"]]
-            text = passage["text"]
-            highlights = _merge(spans(passage["lang"], text, wanted[passage["lang"]]), text)
+            text = result["text"]
+            highlights = _merge(spans(result["lang"], text, wanted[result["lang"]]), text)
             hits.append(
                 Hit(
-                    id=passage["id"],
-                    game=passage["game"],
-                    lang=passage["lang"],
-                    section=passage["section"],
-                    section_path=passage["section_path"],
-                    kind=passage["kind"],
+                    id=result["id"],
+                    game=result["game"],
+                    lang=result["lang"],
+                    section=result["section"],
+                    section_path=result["section_path"],
+                    kind=result["kind"],
                     text=text,
                     snippet=mark(text, highlights),
                     highlights=highlights,

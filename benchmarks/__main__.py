@@ -1,0 +1,135 @@
+"""make bench: index build time and search latency, in-process and over HTTP, at 1x and 100x.
+
+Timings only; nothing here passes or fails. The questions are the dev questions in
+../shared/eval/search_dev.jsonl (or --questions FILE). The 100x corpus is 100 synthetic copies of
+every passage (ids suffixed), to see how search scales.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from indexer.build import DEFAULT_CORPUS, build
+from indexer.eval import load_cases
+
+ROOT = Path(__file__).resolve().parent.parent
+DEV_QUESTIONS = ROOT.parent / "shared" / "eval" / "search_dev.jsonl"
+
+
+def percentile(samples: list[float], p: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.2f} ms"
+
+
+def time_searches(search, cases, rounds: int) -> list[float]:
+    for case in cases:  # warm up: caches, lazy loading
+        search(case)
+    samples = []
+    for _ in range(rounds):
+        for case in cases:
+            started = time.perf_counter()
+            search(case)
+            samples.append(time.perf_counter() - started)
+    return samples
+
+
+def copies(times: int):
+    def passages(corpus):
+        for book in corpus.rulebooks:
+            for p in book.passages:
+                yield p
+                for k in range(1, times):
+                    yield dataclasses.replace(p, id=f"{p.id}~{k}")
+    return passages
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def http_latency(index: Path, cases, rounds: int) -> list[float]:
+    import requests
+
+    port = free_port()
+    env = dict(os.environ, REFEREE_INDEX=str(index))
+    server = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers", "2",
+         "--threads", "4", "--worker-class", "gthread", "--limit-request-line", "16384",
+         "service:create_app()"],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    session = requests.Session()
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if session.get(f"{base}/healthz", timeout=1).ok:
+                    break
+            except requests.ConnectionError:
+                pass
+            if time.monotonic() > deadline or server.poll() is not None:
+                raise RuntimeError("gunicorn did not start")
+            time.sleep(0.1)
+
+        def search(case):
+            params = {"q": case.q, "limit": 10}
+            if case.game:
+                params["game"] = case.game
+            session.get(f"{base}/v1/search", params=params, timeout=10).raise_for_status()
+
+        return time_searches(search, cases, rounds)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def main(argv=None) -> int:
+    from service.library import Library
+
+    parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
+    parser.add_argument("--questions", type=Path, default=DEV_QUESTIONS)
+    parser.add_argument("--rounds", type=int, default=20)
+    parser.add_argument("--scale", type=int, default=100, help="copies of the corpus for the large run")
+    args = parser.parse_args(argv)
+    cases = load_cases(args.questions)
+    rows = []
+
+    with tempfile.TemporaryDirectory() as tmp:
+        for label, times, rounds in (("1x", 1, args.rounds), (f"{args.scale}x", args.scale, max(2, args.rounds // 10))):
+            index = Path(tmp) / f"index-{label}"
+            builds = [build(index, DEFAULT_CORPUS, passages=copies(times) if times > 1 else None)
+                      for _ in range(3 if times == 1 else 1)]
+            build_s = statistics.median(b["seconds"] for b in builds)
+            library = Library(index)
+            samples = time_searches(lambda c: library.search(c.q, game=c.game, limit=10), cases, rounds)
+            http = http_latency(index, cases, rounds)
+            rows.append((label, builds[0]["passages"], f"{build_s:.2f} s", f"{builds[0]['bytes'] / 2**20:.1f} MiB",
+                         ms(percentile(samples, 50)), ms(percentile(samples, 99)),
+                         ms(percentile(http, 50)), ms(percentile(http, 99))))
+
+    print(f"{len(cases)} questions from {args.questions.name}; {os.cpu_count()} cores; Python {sys.version.split()[0]}")
+    print("| corpus | passages | build | index | search p50 | search p99 | HTTP p50 | HTTP p99 |")
+    print("|---|---|---|---|---|---|---|---|")
+    for row in rows:
+        print("| " + " | ".join(str(c) for c in row) + " |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
