@@ -100,6 +100,7 @@ def http_latency(index: Path, cases, rounds: int) -> list[float]:
 
 
 def main(argv=None) -> int:
+    from service.language import Detector
     from service.library import Library
 
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
@@ -116,7 +117,7 @@ def main(argv=None) -> int:
             builds = [build(index, DEFAULT_CORPUS, passages=copies(times) if times > 1 else None)
                       for _ in range(3 if times == 1 else 1)]
             build_s = statistics.median(b["seconds"] for b in builds)
-            library = Library(index)
+            library = Library(index, detector=Detector())
             samples = time_searches(lambda c: library.search(c.q, game=c.game, limit=10), cases, rounds)
             http = http_latency(index, cases, rounds)
             rows.append((label, builds[0]["passages"], f"{build_s:.2f} s", f"{builds[0]['bytes'] / 2**20:.1f} MiB",

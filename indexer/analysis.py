@@ -17,6 +17,7 @@ import logging
 import re
 import threading
 import unicodedata
+from dataclasses import dataclass
 from functools import lru_cache
 
 from whoosh.analysis import (
@@ -107,11 +108,14 @@ def jieba_tokenizer():
 class ChineseTokenizer(Tokenizer):
     """Segments Chinese (either script) into Simplified words with offsets into the original."""
 
+    def __init__(self, stoplist=_ZH_STOPWORDS):
+        self.stoplist = stoplist
+
     def __eq__(self, other):
-        return isinstance(other, ChineseTokenizer)
+        return isinstance(other, ChineseTokenizer) and self.stoplist == other.stoplist
 
     def __hash__(self):
-        return hash(ChineseTokenizer)
+        return hash((ChineseTokenizer, self.stoplist))
 
     def __call__(
         self,
@@ -135,7 +139,7 @@ class ChineseTokenizer(Tokenizer):
             if not _WORD.search(word):
                 continue
             word = word.lower()
-            if word in _ZH_STOPWORDS:
+            if word in self.stoplist:
                 continue
             parts = [(word, start, end)]
             if subwords and len(word) > 2:
@@ -161,6 +165,7 @@ class ChineseTokenizer(Tokenizer):
             pos += 1
 
 
+@lru_cache(maxsize=None)
 def _stoplist(lang: str) -> frozenset[str]:
     words = set(stopwords_for_language(lang)) | _EXTRA_STOPWORDS[lang]
     return frozenset(fold(w) for w in words)
@@ -180,6 +185,34 @@ def analyzer(lang: str) -> Analyzer:
         | StopFilter(stoplist=_stoplist(lang), minsize=1)
         | StemFilter(lang=lang, cachesize=50000)
     )
+
+
+@lru_cache(maxsize=None)
+def _unstopped_analyzer(lang: str) -> Analyzer:
+    """Like ``analyzer`` but keeping stop words: concept forms such as "how many" are made of them."""
+    if lang == "zh":
+        return ChineseTokenizer(stoplist=frozenset())
+    return RegexTokenizer(r"\w+") | LowercaseFilter() | CharsetFilter(accent_map) | StemFilter(lang=lang, cachesize=50000)
+
+
+@dataclass(frozen=True)
+class Word:
+    """One word of a text: its stem as indexed, where it stands, and whether it is a stop word."""
+
+    stem: str
+    start: int
+    end: int
+    stop: bool
+
+
+def words(lang: str, text: str) -> list[Word]:
+    """Every word of ``text`` in order, stop words included and flagged."""
+    stoplist = _ZH_STOPWORDS if lang == "zh" else _stoplist(lang)
+    found = []
+    for token in _unstopped_analyzer(lang)(text, chars=True, mode="query"):
+        surface = fold(text[token.startchar : token.endchar])
+        found.append(Word(token.text, token.startchar, token.endchar, surface in stoplist or token.text in stoplist))
+    return found
 
 
 def terms(lang: str, text: str, mode: str = "query") -> list[str]:

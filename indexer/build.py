@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import time
 from dataclasses import asdict
@@ -17,16 +18,17 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from whoosh import index as whoosh_index
-from whoosh.fields import ID, NUMERIC, STORED, TEXT, Schema
+from whoosh.fields import ID, KEYWORD, NUMERIC, STORED, TEXT, Schema
 
 from indexer.analysis import analyzer
 from indexer.corpus import LANGS, Corpus, Passage, Rulebook, fingerprint, load_corpus
+from indexer.terms import load_concepts
 
 PROJECT = Path(__file__).resolve().parent.parent
 DEFAULT_CORPUS = PROJECT / "corpus"
 DEFAULT_INDEX = PROJECT / "var" / "index"
 CATALOG = "catalog.json"
-FORMAT = 2  # bump when the schema or the catalog changes shape
+FORMAT = 4  # bump when the schema or the catalog changes shape
 
 
 def text_field(lang: str) -> str:
@@ -50,16 +52,30 @@ def schema() -> Schema:
         section=STORED,
         section_path=STORED,
         text=STORED,
+        facets=KEYWORD(),
     )
     for lang in LANGS:
         fields[text_field(lang)] = TEXT(analyzer=analyzer(lang), phrase=True)
-        fields[section_field(lang)] = TEXT(analyzer=analyzer(lang), phrase=False, field_boost=0.5)
+        fields[section_field(lang)] = TEXT(analyzer=analyzer(lang), phrase=True, field_boost=0.5)
     return Schema(**fields)
 
 
 def source_fingerprint(corpus_dir: Path) -> str:
     """Changes whenever the corpus or the indexing code changes."""
     return fingerprint(corpus_dir, Path(__file__).resolve().parent) + f":{FORMAT}"
+
+
+_NUMBER = re.compile(
+    r"\d|[一二三四五六七八九十兩两]|\b(one|two|three|four|five|six|seven|eight|nine|ten|twice|"
+    r"un|une|deux|trois|quatre|cinq|sept|huit|neuf|dix|"
+    r"eins|zwei|drei|vier|fünf|sechs|sieben|acht|neun|zehn)\b",
+    re.IGNORECASE,
+)
+
+
+def facets(text: str) -> str:
+    """Coarse traits of a passage that questions can prefer: "number" when it states a quantity."""
+    return "number" if _NUMBER.search(text) else ""
 
 
 def _document(p: Passage) -> dict:
@@ -74,6 +90,7 @@ def _document(p: Passage) -> dict:
         "text": p.text,
         text_field(p.lang): p.text,
         section_field(p.lang): " ".join(p.section_path),
+        "facets": facets(p.text),
     }
 
 
@@ -111,6 +128,7 @@ def catalog(corpus: Corpus, source_print: str) -> dict:
         "games": corpus.games,
         "rulebooks": [_rulebook_outline(b) for b in corpus.rulebooks],
         "disagreements": corpus.disagreements,
+        "concepts": load_concepts(corpus.root / "terms.yaml") if (corpus.root / "terms.yaml").exists() else [],
     }
 
 

@@ -118,8 +118,10 @@ def format_table(table: dict[str, dict[str, float]]) -> str:
 def in_process_search(index_dir: Path | str) -> Callable[[Case], list[str]]:
     from service.library import Library
 
-    library = Library(index_dir)
-    return lambda case: [h.text for h in library.search(case.q, game=case.game, limit=K)]
+    from service.language import Detector
+
+    library = Library(index_dir, detector=Detector())
+    return lambda case: [h.text for h in library.search(case.q, game=case.game, limit=K, lang=case.lang).hits]
 
 
 def http_search(url: str) -> Callable[[Case], list[str]]:

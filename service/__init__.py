@@ -16,6 +16,7 @@ and Chinese, citing the rulebooks' exact words. Every error is application/probl
 def create_app(config: dict | None = None) -> Flask:
     """Build the app: defaults, then ``config``; the index is opened here, once."""
     from service.api import Api, games, health, search
+    from service.language import Detector
     from service.library import Library
 
     app = Flask(__name__)
@@ -33,7 +34,7 @@ def create_app(config: dict | None = None) -> Flask:
         app.config.update(config)
     app.json.ensure_ascii = False
     app.json.sort_keys = False
-    app.extensions["referee.library"] = Library(app.config["REFEREE_INDEX"])
+    app.extensions["referee.library"] = Library(app.config["REFEREE_INDEX"], detector=Detector())
 
     @app.before_request
     def refuse_large_bodies():

@@ -2,6 +2,11 @@
 
 Opened once per process by create_app. Searchers are per thread (Whoosh searchers are not
 shared across threads); the index generation never changes under an open library.
+
+A question reaches every rulebook language through the terminology base: its words are matched
+to concepts in the asker's language, and each concept is searched with its forms in every
+language (one DisjunctionMax per concept, so a concept with many synonyms counts once). Words
+that match no concept are searched as they are, in every language field.
 """
 
 from __future__ import annotations
@@ -10,21 +15,38 @@ import html
 import re
 import threading
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from rapidfuzz import process
+from rapidfuzz.distance import Levenshtein
 from whoosh import index as whoosh_index
 from whoosh import query as Q
 
-from indexer.analysis import analyzer, spans, terms, warm_up
+from indexer.analysis import analyzer, fold, spans, terms, warm_up
 from indexer.build import read_catalog, section_field, text_field
 from indexer.corpus import LANGS
+from indexer.terms import Analysis, Concept, TermBase
 
 MAX_QUERY_TERMS = 64
+OTHER_LANGUAGE_WEIGHT = 0.5  # a word searched as-is in a language other than the asker's
+NUMBER_FACET_WEIGHT = 1.5
+MENTIONED_GAME_FACTOR = 1.5
+KIND_FACTOR = {"rule": 1.0, "faq": 0.95, "example": 0.85, "tip": 0.8, "note": 0.8, "about": 0.7}
+ASKER_LANGUAGE_FACTOR = 1.25  # equally good passages: the one the asker can read comes first
+COUNT_FACTOR = 1.5  # a "how many" question: passages that put a number before the thing asked about
+CANDIDATES = 40  # results fetched before the kind and game preferences re-rank them
 
 # "..." “...” «...» 「...」 『...』: a quoted phrase must match as written.
 _QUOTED = re.compile(r'"([^"]+)"|“([^”]+)”|«\s*([^»]+?)\s*»|「([^」]+)」|『([^』]+)』')
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_WORD = re.compile(r"[^\W\d_]{4,}", re.UNICODE)
+# A count just before the words asked about: "60 Mambo cards", "2 à 5 joueurs", "2-5名10歲以上的玩家".
+# "one" and 一 are left out: they are mostly articles ("one card", 一張), not answers to "how many".
+_COUNT = re.compile(
+    r"(\d+|\b(?:two|three|four|five|six|seven|eight|nine|ten|deux|trois|quatre|cinq|six|sept|huit|"
+    r"zwei|drei|vier|fünf|sechs|sieben|acht)\b|(?<!第)[二三四五六七八九十兩两]+)[^.。;；,，\n]{0,8}$",
+    re.IGNORECASE,
+)
 
 
 class IndexMissing(RuntimeError):
@@ -45,6 +67,15 @@ class Hit:
     score: float
 
 
+@dataclass
+class SearchResult:
+    hits: list[Hit]
+    lang: str | None  # the asker's language, given or detected
+    corrected: str | None = None  # the question with its spelling corrected, when it was
+    concepts: list[str] = field(default_factory=list)  # concept ids found in the question
+    coverage: float = 0.0  # share of the question's content words that the corpus knows
+
+
 @dataclass(frozen=True)
 class ParsedQuery:
     phrases: list[str]
@@ -55,11 +86,6 @@ def parse_query(q: str) -> ParsedQuery:
     """Split the quoted phrases off a question; the rest is matched word by word."""
     phrases = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(q)]
     return ParsedQuery(phrases=[p for p in phrases if p.strip()], words=_QUOTED.sub(" ", q))
-
-
-def guess_lang(q: str) -> str | None:
-    """The asker's language where the script alone tells it (Chinese); otherwise unknown."""
-    return "zh" if _CJK.search(q) else None
 
 
 def mark(text: str, highlights: list[tuple[int, int]]) -> str:
@@ -86,10 +112,22 @@ def _merge(found: list[tuple[int, int]], text: str) -> list[tuple[int, int]]:
     return merged
 
 
+def _form_query(fieldname: str, lang: str, text: str, boost: float = 1.0) -> tuple[Q.Query | None, list[str]]:
+    """A word as a Term, several as a Phrase (stop words leave gaps, so the slop allows them)."""
+    tokens = [(t.text, t.pos) for t in analyzer(lang)(text, positions=True, mode="query")][:MAX_QUERY_TERMS]
+    if not tokens:
+        return None, []
+    stems = [t for t, _ in tokens]
+    if len(stems) == 1:
+        return Q.Term(fieldname, stems[0], boost=boost), stems
+    slop = max(b[1] - a[1] for a, b in zip(tokens, tokens[1:]))
+    return Q.Phrase(fieldname, stems, slop=slop, boost=boost), stems
+
+
 class Library:
     """Games, rulebooks, passages and search over one built index."""
 
-    def __init__(self, index_dir: Path | str):
+    def __init__(self, index_dir: Path | str, detector=None):
         index_dir = Path(index_dir)
         catalog = read_catalog(index_dir)
         if catalog is None or not whoosh_index.exists_in(str(index_dir)):
@@ -103,16 +141,22 @@ class Library:
         self.passages = {
             p["id"]: p for b in catalog["rulebooks"] for s in b["sections"] for p in s["passages"]
         }
+        self.terms = TermBase(catalog.get("concepts", []))
+        self._concept_queries = {c.id: self._concept_query(c) for c in self.terms.concepts.values()}
+        self._concept_stems = {c.id: self._stems(c) for c in self.terms.concepts.values()}
+        self._game_names = sorted(
+            ((fold(name), game_id) for game_id, g in self.games.items() for name in g["names"].values()),
+            key=lambda pair: -len(pair[0]),
+        )
+        self._known = self._vocabulary()
+        self._spelling = sorted(self.terms.surface)
         # Open the generation folder itself, so a later rebuild cannot swap files under us.
         self._index = whoosh_index.open_dir(str(index_dir.resolve()))
         self._local = threading.local()
+        self.detector = detector
         warm_up()
 
-    def _searcher(self):
-        searcher = getattr(self._local, "searcher", None)
-        if searcher is None:
-            searcher = self._local.searcher = self._index.searcher()
-        return searcher
+    # ---- catalog ----------------------------------------------------------------------------
 
     def rulebook_langs(self, game: str) -> list[str]:
         return [lang for (g, lang) in self.rulebooks if g == game]
@@ -120,64 +164,159 @@ class Library:
     def disagreements_for(self, game: str) -> list[dict]:
         return [d for d in self.disagreements if d["game"] == game]
 
-    def build_query(self, q: str) -> tuple[Q.Query | None, dict[str, set[str]]]:
-        """The Whoosh query for a question, and the terms to highlight in each language."""
-        parsed = parse_query(unicodedata.normalize("NFKC", q))
-        wanted: dict[str, set[str]] = {lang: set() for lang in LANGS}
-        word_queries, phrase_queries = [], []
+    # ---- query building ---------------------------------------------------------------------
+
+    def _searcher(self):
+        searcher = getattr(self._local, "searcher", None)
+        if searcher is None:
+            searcher = self._local.searcher = self._index.searcher()
+        return searcher
+
+    def _concept_query(self, concept: Concept) -> Q.Query | None:
+        """The concept's forms in every language, in text and section fields; the best one counts."""
+        alternatives = []
         for lang in LANGS:
-            words = terms(lang, parsed.words)[:MAX_QUERY_TERMS]
-            wanted[lang].update(words)
-            for word in words:
-                word_queries.append(Q.Term(text_field(lang), word))
-                word_queries.append(Q.Term(section_field(lang), word))
+            for form in concept.forms[lang]:
+                for fieldname in (text_field(lang), section_field(lang)):
+                    query, _ = _form_query(fieldname, lang, form)
+                    if query is not None:
+                        alternatives.append(query)
+        return Q.DisjunctionMax(alternatives) if alternatives else None
+
+    def _stems(self, concept: Concept) -> dict[str, set[str]]:
+        return {lang: {s for form in concept.forms[lang] for s in terms(lang, form)} for lang in LANGS}
+
+    def _vocabulary(self) -> set[str]:
+        """Folded words of the corpus, the term base and the stop lists: words not worth correcting."""
+        from indexer.analysis import _stoplist  # the same lists the index uses
+
+        known = set(self.terms.surface)
+        for passage in self.passages.values():
+            known.update(fold(w) for w in _WORD.findall(passage["text"]))
+        for lang in ("en", "fr", "de"):
+            known.update(_stoplist(lang))
+        return known
+
+    def detect_lang(self, q: str) -> str | None:
+        return self.detector.detect(q) if self.detector else None
+
+    def correct(self, q: str) -> str | None:
+        """The question with misspelt game words corrected ("mamoth" -> "mammoth"), or None."""
+        corrected, changed = q, False
+        for match in reversed(list(_WORD.finditer(q))):
+            word = fold(match.group())
+            if word in self._known:
+                continue
+            limit = 1 if len(word) < 7 else 2
+            best = process.extractOne(word, self._spelling, scorer=Levenshtein.distance, score_cutoff=limit)
+            if best is not None:
+                replacement = best[0]
+                if match.group()[0].isupper():
+                    replacement = replacement[0].upper() + replacement[1:]
+                corrected = corrected[: match.start()] + replacement + corrected[match.end() :]
+                changed = True
+        return corrected if changed else None
+
+    def mentioned_games(self, q: str) -> set[str]:
+        """Games the question names ("règles du Mömmen"); the longest name wins where names overlap."""
+        folded = fold(q)
+        found: set[str] = set()
+        for name, game_id in self._game_names:
+            if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", folded):
+                found.add(game_id)
+                folded = folded.replace(name, " ")
+        return found
+
+    def build_query(self, q: str, lang: str | None, game: str | None = None):
+        """The Whoosh query for a question, the terms to highlight per language, and the analysis."""
+        parsed = parse_query(unicodedata.normalize("NFKC", q))
+        langs = (lang,) if lang else LANGS
+        analysis = self.terms.analyse(parsed.words, langs, game)
+        wanted: dict[str, set[str]] = {lang_: set() for lang_ in LANGS}
+        optional, required = [], []
+
+        for concept in analysis.concepts:
+            if concept.facet:  # a kind of question ("how many"), not a word to find
+                optional.append(Q.Term("facets", concept.facet, boost=NUMBER_FACET_WEIGHT))
+                continue
+            query = self._concept_queries.get(concept.id)
+            if query is not None:
+                optional.append(query)
+                for lang_, stems in self._concept_stems[concept.id].items():
+                    wanted[lang_].update(stems)
+
+        leftover = " ".join(parsed.words[s:e] for s, e in analysis.leftover)
+        for lang_ in LANGS:
+            weight = 1.0 if lang in (None, lang_) else OTHER_LANGUAGE_WEIGHT
+            for word in terms(lang_, leftover)[:MAX_QUERY_TERMS]:
+                wanted[lang_].add(word)
+                optional.append(Q.Term(text_field(lang_), word, boost=weight))
+                optional.append(Q.Term(section_field(lang_), word, boost=weight))
             for phrase in parsed.phrases:
-                tokens = [(t.text, t.pos) for t in analyzer(lang)(phrase, positions=True, mode="query")]
-                tokens = tokens[:MAX_QUERY_TERMS]
-                if not tokens:
-                    continue
-                words = [text for text, _ in tokens]
-                wanted[lang].update(words)
-                if len(words) == 1:
-                    phrase_queries.append(Q.Term(text_field(lang), words[0]))
-                else:
-                    # Stop words leave gaps in positions, in the index as in the phrase.
-                    slop = max(b[1] - a[1] for a, b in zip(tokens, tokens[1:]))
-                    phrase_queries.append(Q.Phrase(text_field(lang), words, slop=slop))
-        if phrase_queries:
-            required = Q.Or(phrase_queries)
-            query = Q.AndMaybe(required, Q.Or(word_queries)) if word_queries else required
-        elif word_queries:
-            query = Q.Or(word_queries)
+                query, stems = _form_query(text_field(lang_), lang_, phrase)
+                if query is not None:
+                    required.append(query)
+                    wanted[lang_].update(stems)
+
+        if required:
+            query = Q.AndMaybe(Q.Or(required), Q.Or(optional)) if optional else Q.Or(required)
+        elif optional:
+            query = Q.Or(optional)
         else:
             query = None
-        return query, wanted
+        return query, wanted, analysis
 
-    def search(self, q: str, game: str | None = None, limit: int = 10) -> list[Hit]:
-        """Rulebook passages of every language, best first (BM25F)."""
-        query, wanted = self.build_query(q)
+    # ---- search -----------------------------------------------------------------------------
+
+    def search(self, q: str, game: str | None = None, limit: int = 10, lang: str | None = None) -> SearchResult:
+        """Rulebook passages of every language for a question in any language, best first."""
+        asker = lang or self.detect_lang(q)
+        corrected = self.correct(q)
+        query, wanted, analysis = self.build_query(corrected or q, asker, game)
+        result = SearchResult(hits=[], lang=asker, corrected=corrected,
+                              concepts=[c.id for c in analysis.concepts],
+                              coverage=self._coverage(corrected or q, analysis))
         if query is None:
-            return []
-        results = self._searcher().search(
-            query, limit=limit, filter=Q.Term("game", game) if game else None
+            return result
+        mentioned = set() if game else self.mentioned_games(q)
+        counting = any(c.facet == "number" for c in analysis.concepts)
+        found = self._searcher().search(
+            query, limit=max(limit, CANDIDATES), filter=Q.Term("game", game) if game else None
         )
-        hits = []
-        for result in results:
-            text = result["text"]
-            highlights = _merge(spans(result["lang"], text, wanted[result["lang"]]), text)
-            hits.append(
+        scored = []
+        for r in found:
+            text = r["text"]
+            highlights = _merge(spans(r["lang"], text, wanted[r["lang"]]), text)
+            score = r.score * KIND_FACTOR.get(r["kind"], 1.0)
+            if r["game"] in mentioned:
+                score *= MENTIONED_GAME_FACTOR
+            if r["lang"] == asker:
+                score *= ASKER_LANGUAGE_FACTOR
+            if counting and any(_COUNT.search(text[max(0, s - 12) : s]) for s, _ in highlights):
+                score *= COUNT_FACTOR
+            scored.append((score, r, text, highlights))
+        scored.sort(key=lambda item: -item[0])
+        for score, r, text, highlights in scored[:limit]:
+            result.hits.append(
                 Hit(
-                    id=result["id"],
-                    game=result["game"],
-                    lang=result["lang"],
-                    section=result["section"],
-                    section_path=result["section_path"],
-                    kind=result["kind"],
-                    text=text,
-                    snippet=mark(text, highlights),
-                    highlights=highlights,
-                    score=round(result.score, 4),
+                    id=r["id"], game=r["game"], lang=r["lang"], section=r["section"],
+                    section_path=r["section_path"], kind=r["kind"], text=text,
+                    snippet=mark(text, highlights), highlights=highlights, score=round(score, 4),
                 )
             )
-        return hits
+        return result
 
+    def _in_corpus(self, word: str) -> bool:
+        """Whether a word, read in any language, stands in some passage."""
+        reader = self._searcher().reader()
+        return any(
+            reader.doc_frequency(text_field(lang), stem) > 0 for lang in LANGS for stem in terms(lang, word)
+        )
+
+    def _coverage(self, q: str, analysis: Analysis) -> float:
+        """Share of the question's content words that are concepts or stand in the corpus."""
+        total = len(analysis.leftover) + len({(m.start, m.end) for m in analysis.matches})
+        if total == 0:
+            return 0.0
+        known = sum(1 for s, e in analysis.leftover if self._in_corpus(q[s:e]))
+        return (total - len(analysis.leftover) + known) / total

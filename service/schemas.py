@@ -166,7 +166,7 @@ class SearchArgs(Schema):
     )
     lang = _lang(
         load_default=None,
-        metadata={"description": "The asker's language; guessed from the question when absent."},
+        metadata={"description": "The asker's language; detected from the question when absent."},
     )
     limit = fields.Integer(
         load_default=10, validate=validate.Range(min=1, max=MAX_LIMIT),
@@ -183,7 +183,7 @@ class SearchArgs(Schema):
 
 class SearchQueryOut(Schema):
     q = fields.String(required=True)
-    lang = _lang(allow_none=True, required=True, metadata={"description": "The asker's language, given or guessed; null when unknown."})
+    lang = _lang(allow_none=True, required=True, metadata={"description": "The asker's language, given or detected; null when it cannot be told."})
     game = fields.String(allow_none=True, required=True)
 
 
@@ -206,6 +206,12 @@ class HitOut(Schema):
     score = fields.Float(required=True, metadata={"description": "BM25F relevance; comparable within one response only."})
 
 
+class DidYouMeanOut(Schema):
+    text = fields.String(required=True, metadata={"description": "The question with its spelling corrected; the search used it."})
+    message = fields.String(required=True, metadata={"description": "'Did you mean: …' in the asker's language."})
+
+
 class SearchOut(Schema):
     query = fields.Nested(SearchQueryOut, required=True)
+    did_you_mean = fields.Nested(DidYouMeanOut, allow_none=True, required=True)
     hits = fields.List(fields.Nested(HitOut), required=True)

@@ -1,5 +1,5 @@
 from service.api import Blueprint, library
-from service.library import guess_lang
+from service.language import say
 from service.schemas import SearchArgs, SearchOut
 
 blp = Blueprint("search", __name__, description="Rulebook search across every rulebook language.")
@@ -9,9 +9,12 @@ blp = Blueprint("search", __name__, description="Rulebook search across every ru
 @blp.arguments(SearchArgs, location="query", as_kwargs=True)
 @blp.response(200, SearchOut)
 def search(q, game, lang, limit):
-    """Rank rulebook passages of every language for a question."""
-    hits = library().search(q, game=game, limit=limit)
+    """Rank rulebook passages of every language for a question in any language."""
+    result = library().search(q, game=game, limit=limit, lang=lang)
     return {
-        "query": {"q": q, "lang": lang or guess_lang(q), "game": game},
-        "hits": hits,
+        "query": {"q": q, "lang": result.lang, "game": game},
+        "did_you_mean": None if result.corrected is None else {
+            "text": result.corrected, "message": say("did_you_mean", result.lang, text=result.corrected),
+        },
+        "hits": result.hits,
     }

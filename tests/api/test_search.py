@@ -12,7 +12,7 @@ def test_hits_carry_the_whole_passage_a_marked_snippet_and_offsets(client):
     assert "<mark>pizza ratée</mark>" in hit["snippet"]
     start, end = hit["highlights"][0]
     assert hit["text"][start:end] == "pizza ratée"
-    assert body["query"] == {"q": "pizza ratée", "lang": None, "game": "mamma-mia"}
+    assert body["query"] == {"q": "pizza ratée", "lang": "fr", "game": "mamma-mia"}  # detected
 
 
 def test_missing_accents_still_find_the_french_rule(client):

@@ -29,7 +29,7 @@ def test_a_crash_mid_build_leaves_the_old_index_serving(tmp_path, monkeypatch):
     index = tmp_path / "index"
     build(index, DEFAULT_CORPUS)
     before = os.readlink(index)
-    hits_before = [h.id for h in Library(index).search("pizza ratée")]
+    hits_before = [h.id for h in Library(index).search("pizza ratée").hits]
 
     calls = {"n": 0}
     original = SegmentWriter.add_document
@@ -46,7 +46,7 @@ def test_a_crash_mid_build_leaves_the_old_index_serving(tmp_path, monkeypatch):
     monkeypatch.undo()
 
     assert os.readlink(index) == before
-    assert [h.id for h in Library(index).search("pizza ratée")] == hits_before
+    assert [h.id for h in Library(index).search("pizza ratée").hits] == hits_before
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["index", before])
 
 
@@ -87,7 +87,7 @@ def test_a_german_rulebook_is_found_by_inflected_forms(tmp_path):
     library = Library(tmp_path / "index")
 
     def top(q):
-        return library.search(q, limit=1)[0].id
+        return library.search(q, limit=1).hits[0].id
 
     assert top("Zutat") == "ofenspiel.de.turn.1"  # the text says "Zutaten"
     assert top("Küchen") == "ofenspiel.de.setup.1"  # the text says "Küche"
@@ -95,5 +95,5 @@ def test_a_german_rulebook_is_found_by_inflected_forms(tmp_path):
     assert top("Durchgang") == "ofenspiel.de.end.1"  # the text says "Durchgängen"
     assert top("hölzerne Öfen") == "ofenspiel.de.material.1"  # and "hoelzerne" would not be needed
     assert top("Bestellungen") in {"ofenspiel.de.turn.2", "ofenspiel.de.turn.3", "ofenspiel.de.end.1"}
-    hit = library.search("Zutat", limit=1)[0]
+    hit = library.search("Zutat", limit=1).hits[0]
     assert "<mark>Zutat</mark>" in hit.snippet

@@ -1,0 +1,126 @@
+"""The terminology base (corpus/terms.yaml): concepts with their words in en, fr, de and zh.
+
+A question's words are matched to concepts in the asker's language (longest forms first, stop
+words allowed inside a form, so "how many" and "wie viele" match). Each matched concept is then
+searched with its forms in every rulebook language: the cross-lingual bridge.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from indexer.analysis import fold, to_simplified, words
+from indexer.corpus import LANGS
+
+MAX_FORM_WORDS = 8
+
+
+@dataclass(frozen=True)
+class Concept:
+    id: str
+    games: tuple[str, ...]  # empty: general vocabulary
+    facet: str | None
+    forms: dict[str, tuple[str, ...]]  # lang -> forms as written (names included in every lang)
+
+    def applies_to(self, game: str | None) -> bool:
+        return game is None or not self.games or game in self.games
+
+
+@dataclass(frozen=True)
+class Match:
+    concept: Concept
+    lang: str
+    start: int  # character offsets of the matched words in the question
+    end: int
+
+
+@dataclass
+class Analysis:
+    """What the term base found in a question."""
+
+    matches: list[Match] = field(default_factory=list)
+    leftover: list[tuple[int, int]] = field(default_factory=list)  # spans of unmatched content words
+
+    @property
+    def concepts(self) -> list[Concept]:
+        seen: dict[str, Concept] = {}
+        for m in self.matches:
+            seen.setdefault(m.concept.id, m.concept)
+        return list(seen.values())
+
+
+def load_concepts(path: Path | str) -> list[dict]:
+    """Raw entries of terms.yaml, with Simplified forms added to the Traditional zh ones."""
+    entries = yaml.safe_load(Path(path).read_text(encoding="utf-8"))["concepts"]
+    ids = set()
+    for entry in entries:
+        if entry["id"] in ids:
+            raise ValueError(f"terms.yaml: concept {entry['id']} is listed twice")
+        ids.add(entry["id"])
+        zh = list(entry.get("zh", []))
+        entry["zh"] = list(dict.fromkeys(zh + [to_simplified(f) for f in zh]))
+    return entries
+
+
+def _surface(text: str) -> str:
+    return " ".join(fold(text).replace("-", " ").split())
+
+
+class TermBase:
+    """Concepts indexed by the stems of their forms, per language."""
+
+    def __init__(self, entries: list[dict]):
+        self.concepts: dict[str, Concept] = {}
+        # lang -> tuple of stems -> [(concept id, folded surface of the form)]
+        self._forms: dict[str, dict[tuple[str, ...], list[tuple[str, str]]]] = {lang: {} for lang in LANGS}
+        self.surface: set[str] = set()  # folded single words of every form, for spelling
+        for entry in entries:
+            names = entry.get("names", [])
+            forms = {lang: tuple(dict.fromkeys(list(entry.get(lang, [])) + names)) for lang in LANGS}
+            concept = Concept(entry["id"], tuple(entry.get("games", [])), entry.get("facet"), forms)
+            self.concepts[concept.id] = concept
+            for lang, lang_forms in forms.items():
+                for form in lang_forms:
+                    stems = tuple(w.stem for w in words(lang, form))
+                    if stems and len(stems) <= MAX_FORM_WORDS:
+                        entry = (concept.id, _surface(form))
+                        known = self._forms[lang].setdefault(stems, [])
+                        if entry not in known:
+                            known.append(entry)
+                    if lang != "zh":
+                        self.surface.update(fold(w) for w in form.replace("-", " ").split() if len(w) > 3)
+
+    def analyse(self, text: str, langs: tuple[str, ...], game: str | None = None) -> Analysis:
+        """Match concept forms in ``text`` read as each of ``langs``; longest match wins."""
+        analysis = Analysis()
+        covered: list[tuple[int, int]] = []
+        for lang in langs:
+            tokens = words(lang, text)
+            forms = self._forms[lang]
+            i = 0
+            while i < len(tokens):
+                for length in range(min(MAX_FORM_WORDS, len(tokens) - i), 0, -1):
+                    key = tuple(t.stem for t in tokens[i : i + length])
+                    found = [(c, f) for c, f in forms.get(key, ()) if self.concepts[c].applies_to(game)]
+                    if found and not (length == 1 and tokens[i].stop):
+                        start, end = tokens[i].start, tokens[i + length - 1].end
+                        # Stems can join words that differ (German Spieler / spielen): where some
+                        # concept has the very word asked, it alone is meant.
+                        exact = [c for c, f in found if f == _surface(text[start:end])]
+                        ids = list(dict.fromkeys(exact or [c for c, _ in found]))
+                        for cid in ids:
+                            analysis.matches.append(Match(self.concepts[cid], lang, start, end))
+                        covered.append((start, end))
+                        i += length
+                        break
+                else:
+                    i += 1
+        lang = langs[0]
+        for token in words(lang, text):
+            if token.stop or any(s <= token.start and token.end <= e for s, e in covered):
+                continue
+            analysis.leftover.append((token.start, token.end))
+        return analysis
