@@ -62,7 +62,8 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def http_latency(index: Path, cases, rounds: int) -> list[float]:
+def http_latency(index: Path, cases, rounds: int) -> tuple[list[float], list[float]]:
+    """Search and ask latencies against gunicorn configured as `make run` does."""
     import requests
 
     port = free_port()
@@ -81,7 +82,7 @@ def http_latency(index: Path, cases, rounds: int) -> list[float]:
             try:
                 if session.get(f"{base}/healthz", timeout=1).ok:
                     break
-            except requests.ConnectionError:
+            except requests.RequestException:  # not listening yet, or still loading
                 pass
             if time.monotonic() > deadline or server.poll() is not None:
                 raise RuntimeError("gunicorn did not start")
@@ -93,13 +94,18 @@ def http_latency(index: Path, cases, rounds: int) -> list[float]:
                 params["game"] = case.game
             session.get(f"{base}/v1/search", params=params, timeout=10).raise_for_status()
 
-        return time_searches(search, cases, rounds)
+        def ask(case):
+            body = {"question": case.q, "game": case.game} if case.game else {"question": case.q}
+            session.post(f"{base}/v1/ask", json=body, timeout=10).raise_for_status()
+
+        return time_searches(search, cases, rounds), time_searches(ask, cases, rounds)
     finally:
         server.terminate()
         server.wait(timeout=30)
 
 
 def main(argv=None) -> int:
+    from service.ask import ask
     from service.language import Detector
     from service.library import Library
 
@@ -118,15 +124,19 @@ def main(argv=None) -> int:
                       for _ in range(3 if times == 1 else 1)]
             build_s = statistics.median(b["seconds"] for b in builds)
             library = Library(index, detector=Detector())
-            samples = time_searches(lambda c: library.search(c.q, game=c.game, limit=10), cases, rounds)
-            http = http_latency(index, cases, rounds)
+            searches = time_searches(lambda c: library.search(c.q, game=c.game, limit=10), cases, rounds)
+            asks = time_searches(lambda c: ask(library, c.q, game=c.game), cases, rounds)
+            http_search, http_ask = http_latency(index, cases, rounds)
             rows.append((label, builds[0]["passages"], f"{build_s:.2f} s", f"{builds[0]['bytes'] / 2**20:.1f} MiB",
-                         ms(percentile(samples, 50)), ms(percentile(samples, 99)),
-                         ms(percentile(http, 50)), ms(percentile(http, 99))))
+                         ms(percentile(searches, 50)), ms(percentile(searches, 99)),
+                         ms(percentile(asks, 50)), ms(percentile(asks, 99)),
+                         ms(percentile(http_search, 50)), ms(percentile(http_search, 99)),
+                         ms(percentile(http_ask, 50)), ms(percentile(http_ask, 99))))
 
     print(f"{len(cases)} questions from {args.questions.name}; {os.cpu_count()} cores; Python {sys.version.split()[0]}")
-    print("| corpus | passages | build | index | search p50 | search p99 | HTTP p50 | HTTP p99 |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| corpus | passages | build | index | search p50 | search p99 | ask p50 | ask p99 "
+          "| HTTP search p50 | HTTP search p99 | HTTP ask p50 | HTTP ask p99 |")
+    print("|---" * 12 + "|")
     for row in rows:
         print("| " + " | ".join(str(c) for c in row) + " |")
     return 0

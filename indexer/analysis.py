@@ -36,15 +36,20 @@ from whoosh.support.charset import accent_map
 from indexer.corpus import LANGS
 
 # French elisions (l’, d’, qu’ ...) are split off by the tokenizer and are noise on their own.
+# Question words are noise too (those that are concept forms, like "where", are not listed here).
 _EXTRA_STOPWORDS = {
-    "fr": {"l", "d", "j", "m", "n", "s", "t", "c", "qu", "jusqu", "lorsqu", "puisqu", "quelqu"},
-    "en": {"s", "t"},
-    "de": set(),
+    "fr": {"l", "d", "j", "m", "n", "s", "t", "c", "qu", "jusqu", "lorsqu", "puisqu", "quelqu",
+           "quand", "pourquoi", "comment", "quel", "quelle", "quels", "quelles", "lequel", "laquelle",
+           "est-ce", "peut", "peux", "puis", "dois", "doit"},
+    "en": {"s", "t", "why", "which", "whose", "whom"},
+    "de": {"wann", "warum", "wieso", "weshalb", "woher", "welche", "welcher", "welches", "welchen",
+           "wer", "wen", "wem", "wessen", "darf", "dürfen", "muss", "müssen", "soll"},
 }
 
-# Common Chinese function words; everything else jieba finds is indexed.
+# Common Chinese function and question words; everything else jieba finds is indexed.
 _ZH_STOPWORDS = frozenset(
-    "的 了 是 在 和 与 及 或 就 都 而 也 把 被 将 这 那 之 其 为 以 于 等 着 吗 呢 吧 啊 个 一个 该 便".split()
+    "的 了 是 在 和 与 及 或 就 都 而 也 把 被 将 这 那 之 其 为 以 于 等 着 吗 呢 吧 啊 个 一个 该 便 "
+    "谁 什么 怎么 怎样 为什么 如何 哪个 哪些 我 我们 你 你们 会 能 要 请问".split()
 )
 
 _WORD = re.compile(r"\w", re.UNICODE)

@@ -77,6 +77,7 @@ class TermBase:
         # lang -> tuple of stems -> [(concept id, folded surface of the form)]
         self._forms: dict[str, dict[tuple[str, ...], list[tuple[str, str]]]] = {lang: {} for lang in LANGS}
         self.surface: set[str] = set()  # folded single words of every form, for spelling
+        self._zh_forms: dict[str, list[str]] = {}  # Simplified form -> concept ids
         for entry in entries:
             names = entry.get("names", [])
             forms = {lang: tuple(dict.fromkeys(list(entry.get(lang, [])) + names)) for lang in LANGS}
@@ -90,8 +91,27 @@ class TermBase:
                         known = self._forms[lang].setdefault(stems, [])
                         if entry not in known:
                             known.append(entry)
+                    if lang == "zh" and len(form) >= 2:
+                        self._zh_forms.setdefault(to_simplified(form).lower(), []).append(concept.id)
                     if lang != "zh":
                         self.surface.update(fold(w) for w in form.replace("-", " ").split() if len(w) > 3)
+
+    def knows(self, lang: str, stem: str) -> bool:
+        """Whether some form of some concept, read in ``lang``, is this one stem."""
+        return (stem,) in self._forms[lang]
+
+    def _match_inside(self, text, token, game, analysis: Analysis, covered: list) -> None:
+        """jieba keeps some phrases whole (坐公車): find concept forms inside such a word."""
+        word = token.stem
+        for form, ids in self._zh_forms.items():
+            at = word.find(form)
+            if at < 0:
+                continue
+            for cid in ids:
+                if self.concepts[cid].applies_to(game):
+                    start = token.start + at
+                    analysis.matches.append(Match(self.concepts[cid], "zh", start, start + len(form)))
+                    covered.append((token.start, token.end))
 
     def analyse(self, text: str, langs: tuple[str, ...], game: str | None = None) -> Analysis:
         """Match concept forms in ``text`` read as each of ``langs``; longest match wins."""
@@ -117,6 +137,8 @@ class TermBase:
                         i += length
                         break
                 else:
+                    if lang == "zh" and len(tokens[i].stem) > 2:
+                        self._match_inside(text, tokens[i], game, analysis, covered)
                     i += 1
         lang = langs[0]
         for token in words(lang, text):

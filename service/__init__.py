@@ -15,7 +15,7 @@ and Chinese, citing the rulebooks' exact words. Every error is application/probl
 
 def create_app(config: dict | None = None) -> Flask:
     """Build the app: defaults, then ``config``; the index is opened here, once."""
-    from service.api import Api, games, health, search
+    from service.api import Api, ask, games, health, search
     from service.language import Detector
     from service.library import Library
 
@@ -44,7 +44,7 @@ def create_app(config: dict | None = None) -> Flask:
             raise RequestEntityTooLarge(f"The body is over the limit of {limit} bytes.")
 
     api = Api(app)
-    for module in (health, games, search):
+    for module in (health, games, search, ask):
         api.register_blueprint(module.blp)
     app.extensions["referee.api"] = api
     return app

@@ -8,7 +8,8 @@ import threading
 from indexer.corpus import LANGS
 
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
-MIN_CONFIDENCE = 0.6
+MIN_CONFIDENCE = 0.5  # lingua's confidence in its first language...
+MIN_MARGIN = 0.2  # ...and how far ahead of the second it must be; short questions are often unclear
 
 
 class Detector:
@@ -30,9 +31,11 @@ class Detector:
             return "zh"
         with self._lock:
             values = self._detector.compute_language_confidence_values(text)
-        if values and values[0].value >= MIN_CONFIDENCE:
-            return self._codes[values[0].language]
-        return None
+        if not values or values[0].value < MIN_CONFIDENCE:
+            return None
+        if len(values) > 1 and values[0].value - values[1].value < MIN_MARGIN:
+            return None
+        return self._codes[values[0].language]
 
 
 # Referee's own words. {placeholders} are filled by the caller.

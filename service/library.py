@@ -23,7 +23,7 @@ from rapidfuzz.distance import Levenshtein
 from whoosh import index as whoosh_index
 from whoosh import query as Q
 
-from indexer.analysis import analyzer, fold, spans, terms, warm_up
+from indexer.analysis import analyzer, fold, spans, terms, warm_up, words
 from indexer.build import read_catalog, section_field, text_field
 from indexer.corpus import LANGS
 from indexer.terms import Analysis, Concept, TermBase
@@ -141,6 +141,8 @@ class Library:
         self.passages = {
             p["id"]: p for b in catalog["rulebooks"] for s in b["sections"] for p in s["passages"]
         }
+        # Languages some rulebook is written in: only their fields are worth querying.
+        self.langs = tuple(lang for lang in LANGS if any(p["lang"] == lang for p in self.passages.values()))
         self.terms = TermBase(catalog.get("concepts", []))
         self._concept_queries = {c.id: self._concept_query(c) for c in self.terms.concepts.values()}
         self._concept_stems = {c.id: self._stems(c) for c in self.terms.concepts.values()}
@@ -172,16 +174,18 @@ class Library:
             searcher = self._local.searcher = self._index.searcher()
         return searcher
 
-    def _concept_query(self, concept: Concept) -> Q.Query | None:
-        """The concept's forms in every language, in text and section fields; the best one counts."""
-        alternatives = []
-        for lang in LANGS:
+    def _concept_query(self, concept: Concept) -> list[Q.Query]:
+        """The concept's forms in every language, in text and section fields (alternatives)."""
+        alternatives: dict[tuple, Q.Query] = {}  # deduplicated: forms often share their stems
+        for lang in self.langs:
             for form in concept.forms[lang]:
                 for fieldname in (text_field(lang), section_field(lang)):
-                    query, _ = _form_query(fieldname, lang, form)
-                    if query is not None:
-                        alternatives.append(query)
-        return Q.DisjunctionMax(alternatives) if alternatives else None
+                    query, stems = _form_query(fieldname, lang, form)
+                    # A phrase that its stop words reduce to one word ("game is over" -> game)
+                    # no longer says what the concept means.
+                    if query is not None and (len(stems) > 1 or len(words(lang, form)) == 1):
+                        alternatives.setdefault((fieldname, tuple(stems)), query)
+        return list(alternatives.values())
 
     def _stems(self, concept: Concept) -> dict[str, set[str]]:
         return {lang: {s for form in concept.forms[lang] for s in terms(lang, form)} for lang in LANGS}
@@ -205,7 +209,7 @@ class Library:
         corrected, changed = q, False
         for match in reversed(list(_WORD.finditer(q))):
             word = fold(match.group())
-            if word in self._known:
+            if word in self._known or self._recognised(match.group()):
                 continue
             limit = 1 if len(word) < 7 else 2
             best = process.extractOne(word, self._spelling, scorer=Levenshtein.distance, score_cutoff=limit)
@@ -235,18 +239,29 @@ class Library:
         wanted: dict[str, set[str]] = {lang_: set() for lang_ in LANGS}
         optional, required = [], []
 
-        for concept in analysis.concepts:
-            if concept.facet:  # a kind of question ("how many"), not a word to find
-                optional.append(Q.Term("facets", concept.facet, boost=NUMBER_FACET_WEIGHT))
+        # One clause per matched word: where a word means several concepts (回合: turn, round,
+        # service), their forms are alternatives of one DisjunctionMax, so the word counts once.
+        by_span: dict[tuple[int, int], list[Concept]] = {}
+        for match in analysis.matches:
+            if match.concept.facet:  # a kind of question ("how many"), not a word to find
+                optional.append(Q.Term("facets", match.concept.facet, boost=NUMBER_FACET_WEIGHT))
+            else:
+                by_span.setdefault((match.start, match.end), []).append(match.concept)
+        seen: set[tuple[str, ...]] = set()
+        for concepts in by_span.values():
+            key = tuple(sorted(c.id for c in concepts))
+            if key in seen:
                 continue
-            query = self._concept_queries.get(concept.id)
-            if query is not None:
-                optional.append(query)
+            seen.add(key)
+            alternatives = [a for c in concepts for a in self._concept_queries[c.id]]
+            if alternatives:
+                optional.append(Q.DisjunctionMax(alternatives))
+            for concept in concepts:
                 for lang_, stems in self._concept_stems[concept.id].items():
                     wanted[lang_].update(stems)
 
         leftover = " ".join(parsed.words[s:e] for s, e in analysis.leftover)
-        for lang_ in LANGS:
+        for lang_ in self.langs:
             weight = 1.0 if lang in (None, lang_) else OTHER_LANGUAGE_WEIGHT
             for word in terms(lang_, leftover)[:MAX_QUERY_TERMS]:
                 wanted[lang_].add(word)
@@ -286,7 +301,8 @@ class Library:
         scored = []
         for r in found:
             text = r["text"]
-            highlights = _merge(spans(r["lang"], text, wanted[r["lang"]]), text)
+            # Highlights are worked out only where needed: they cost an analysis of the passage.
+            highlights = _merge(spans(r["lang"], text, wanted[r["lang"]]), text) if counting else None
             score = r.score * KIND_FACTOR.get(r["kind"], 1.0)
             if r["game"] in mentioned:
                 score *= MENTIONED_GAME_FACTOR
@@ -297,6 +313,8 @@ class Library:
             scored.append((score, r, text, highlights))
         scored.sort(key=lambda item: -item[0])
         for score, r, text, highlights in scored[:limit]:
+            if highlights is None:
+                highlights = _merge(spans(r["lang"], text, wanted[r["lang"]]), text)
             result.hits.append(
                 Hit(
                     id=r["id"], game=r["game"], lang=r["lang"], section=r["section"],
@@ -306,11 +324,15 @@ class Library:
             )
         return result
 
+    def _recognised(self, word: str) -> bool:
+        """An inflection of a known word: its stem, in some language, is a concept form or indexed."""
+        return any(self.terms.knows(lang, stem) for lang in LANGS for stem in terms(lang, word)) or self._in_corpus(word)
+
     def _in_corpus(self, word: str) -> bool:
         """Whether a word, read in any language, stands in some passage."""
         reader = self._searcher().reader()
         return any(
-            reader.doc_frequency(text_field(lang), stem) > 0 for lang in LANGS for stem in terms(lang, word)
+            reader.doc_frequency(text_field(lang), stem) > 0 for lang in self.langs for stem in terms(lang, word)
         )
 
     def _coverage(self, q: str, analysis: Analysis) -> float:

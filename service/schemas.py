@@ -215,3 +215,68 @@ class SearchOut(Schema):
     query = fields.Nested(SearchQueryOut, required=True)
     did_you_mean = fields.Nested(DidYouMeanOut, allow_none=True, required=True)
     hits = fields.List(fields.Nested(HitOut), required=True)
+
+
+# ---- ask ------------------------------------------------------------------------------------
+
+
+class AskIn(Schema):
+    question = fields.String(
+        required=True, validate=validate.Length(min=1, max=MAX_QUERY_CHARS),
+        metadata={"description": "The question, in English, French, German or Chinese (either script).",
+                  "example": "Wie viele Zutaten braucht die Pizza Bombastica?"},
+    )
+    game = fields.String(validate=validate.OneOf(GAME_IDS), load_default=None,
+                         metadata={"description": "Only this game's rulebooks.", "example": "mamma-mia"})
+    lang = _lang(load_default=None, metadata={"description": "The asker's language; detected when absent."})
+
+    @validates("question")
+    def _question_is_text(self, value: str, **kwargs) -> None:
+        SearchArgs._q_is_text(self, value)
+
+
+class AnswerOut(Schema):
+    text = fields.String(required=True, metadata={"description": "The rulebook's exact words that answer the question."})
+    passage_id = fields.String(required=True)
+    game = fields.String(required=True)
+    lang = _lang(required=True, metadata={"description": "The rulebook's language (not the asker's)."})
+    section = fields.String(required=True)
+    start = fields.Integer(required=True, metadata={"description": "Where text starts in passage (characters)."})
+    end = fields.Integer(required=True, metadata={"description": "Where text ends in passage."})
+    passage = fields.String(required=True, metadata={"description": "The whole passage."})
+    marked = fields.String(required=True, metadata={"description": "The passage, HTML-escaped, with the answer in <mark>."})
+
+
+class CitationOut(Schema):
+    passage_id = fields.String(required=True)
+    game = fields.String(required=True)
+    lang = _lang(required=True)
+    section = fields.String(required=True)
+    kind = fields.String(required=True, validate=validate.OneOf(KINDS))
+    quote = fields.String(required=True, metadata={"description": "Exact words of the passage."})
+
+
+class AskDisagreementOut(Schema):
+    id = fields.String(required=True)
+    kind = fields.String(required=True, validate=validate.OneOf(("disagreement", "one-text-only")))
+    message = fields.String(required=True, metadata={"description": "'The rulebooks disagree…' in the asker's language."})
+    topic = fields.String(required=True)
+    summary = fields.String(required=True, metadata={"description": "What each text says, in the asker's language."})
+    sides = fields.List(fields.Nested(DisagreementSideOut), required=True)
+
+
+class AskOut(Schema):
+    question = fields.String(required=True)
+    lang = _lang(allow_none=True, required=True, metadata={"description": "The asker's language, given or detected."})
+    game = fields.String(allow_none=True, required=True)
+    did_you_mean = fields.Nested(DidYouMeanOut, allow_none=True, required=True)
+    answer = fields.Nested(
+        AnswerOut, allow_none=True, required=True,
+        metadata={"description": "null when the rulebooks do not answer the question."},
+    )
+    message = fields.String(required=True, metadata={"description": "Referee's words about the answer, in the asker's language."})
+    citations = fields.List(
+        fields.Nested(CitationOut), required=True,
+        metadata={"description": "The answer's passage first, then the next best; both sides of a disagreement."},
+    )
+    disagreement = fields.Nested(AskDisagreementOut, allow_none=True, required=True)

@@ -1,0 +1,13 @@
+from service.api import Blueprint, library
+from service.ask import ask
+from service.schemas import AskIn, AskOut
+
+blp = Blueprint("ask", __name__, description="Questions answered from the rulebooks, with citations.")
+
+
+@blp.route("/v1/ask", methods=["POST"])
+@blp.arguments(AskIn, as_kwargs=True)
+@blp.response(200, AskOut)
+def post_ask(question, game, lang):
+    """Answer a question in any language from the rulebooks, or say that they do not answer it."""
+    return ask(library(), question, game=game, lang=lang)

@@ -1,0 +1,158 @@
+"""Answering a question: the sentence or two of the best passage that answer it, with citations.
+
+Referee never states an answer the rulebooks do not give. When too few of the question's words
+are known to the rulebooks (a question about chess), or nothing matches, the answer is null and
+the closest passages are listed for the asker to check.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from service.language import LANGUAGE_NAMES, say
+from service.library import Hit, Library, mark
+
+MIN_COVERAGE = 0.6  # share of the question's content words the rulebooks must know
+CITATIONS = 3
+SHORT_SENTENCE = 40  # characters: a sentence this short is joined with the next one
+
+# Sentence ends, list items and line breaks: where an answer may start or stop.
+_BOUNDARY = re.compile(r"(?<=[.!?;。！？；])\s+|(?<=[。！？；])|\n")
+
+
+@dataclass
+class Answer:
+    text: str
+    hit: Hit
+    start: int
+    end: int
+
+
+def sentences(text: str) -> list[tuple[int, int]]:
+    """[start, end) spans of the sentences and list items of a passage, white space trimmed."""
+    spans, at = [], 0
+    for boundary in _BOUNDARY.finditer(text):
+        spans.append((at, boundary.start()))
+        at = boundary.end()
+    spans.append((at, len(text)))
+    trimmed = []
+    for start, end in spans:
+        while start < end and text[start].isspace():
+            start += 1
+        while end > start and text[end - 1].isspace():
+            end -= 1
+        if end > start:
+            trimmed.append((start, end))
+    return trimmed
+
+
+def extract(hit: Hit) -> Answer:
+    """The sentence of the passage that holds most of the matched words, with its lead-in or
+    follow-on when it cannot stand alone (it ends with a colon, or is very short)."""
+    parts = sentences(hit.text)
+
+    def weight(span):
+        start, end = span
+        return sum(min(e, end) - max(s, start) for s, e in hit.highlights if s < end and e > start)
+
+    best = max(range(len(parts)), key=lambda i: (weight(parts[i]), -i))
+    start, end = parts[best]
+    while best + 1 < len(parts) and (
+        hit.text[start:end].rstrip().endswith((":", "：")) or end - start < SHORT_SENTENCE
+    ):
+        best += 1
+        end = parts[best][1]
+    return Answer(text=hit.text[start:end], hit=hit, start=start, end=end)
+
+
+def _citation(hit: Hit, quote: str | None = None) -> dict:
+    return {
+        "passage_id": hit.id,
+        "game": hit.game,
+        "lang": hit.lang,
+        "section": hit.section,
+        "kind": hit.kind,
+        "quote": quote if quote is not None else hit.text,
+    }
+
+
+def _disagreement(library: Library, answers: list[Answer], lang: str | None) -> dict | None:
+    """The recorded disagreement on the point asked: one whose quoted words overlap the words
+    answering the question (the answer's own passage first, then the other citations)."""
+    for answer in answers:
+        for item in library.disagreements:
+            for side in item["sides"]:
+                if side["passage"] != answer.hit.id:
+                    continue
+                at = answer.hit.text.find(side["quote"])
+                if at < answer.end and at + len(side["quote"]) > answer.start:
+                    key = "disagree" if item["kind"] == "disagreement" else "one_text_only"
+                    code = lang or "en"
+                    return {
+                        "id": item["id"],
+                        "kind": item["kind"],
+                        "message": say(key, lang),
+                        "topic": item["topic"].get(code, item["topic"]["en"]),
+                        "summary": item["summary"].get(code, item["summary"]["en"]),
+                        "sides": item["sides"],
+                    }
+    return None
+
+
+def ask(library: Library, question: str, game: str | None = None, lang: str | None = None) -> dict:
+    """The answer to a question, or an honest null with the closest passages."""
+    result = library.search(question, game=game, limit=CITATIONS, lang=lang)
+    asker = result.lang
+    response = {
+        "question": question,
+        "lang": asker,
+        "game": game,
+        "did_you_mean": None if result.corrected is None else {
+            "text": result.corrected, "message": say("did_you_mean", asker, text=result.corrected),
+        },
+        "answer": None,
+        "message": None,
+        "citations": [_citation(hit) for hit in result.hits],
+        "disagreement": None,
+    }
+    if not result.hits:
+        response["message"] = say("no_passages", asker)
+        return response
+    if result.coverage < MIN_COVERAGE:
+        response["message"] = say("not_found", asker)
+        return response
+
+    answer = extract(result.hits[0])
+    hit = answer.hit
+    game_names = library.games[hit.game]["names"]
+    response["answer"] = {
+        "text": answer.text,
+        "passage_id": hit.id,
+        "game": hit.game,
+        "lang": hit.lang,
+        "section": hit.section,
+        "start": answer.start,
+        "end": answer.end,
+        "passage": hit.text,
+        "marked": mark(hit.text, [(answer.start, answer.end)]),
+    }
+    response["message"] = say(
+        "answer_found", asker,
+        book_lang=LANGUAGE_NAMES[asker or "en"][hit.lang],
+        game=game_names.get(asker or "en", game_names["en"]),
+    )
+    response["citations"][0]["quote"] = answer.text
+    disagreement = _disagreement(library, [answer] + [extract(h) for h in result.hits[1:]], asker)
+    if disagreement:
+        response["disagreement"] = disagreement
+        cited = {c["passage_id"] for c in response["citations"]}
+        for side in disagreement["sides"]:
+            if side["passage"] not in cited:
+                passage = library.passages[side["passage"]]
+                response["citations"].append({
+                    "passage_id": passage["id"], "game": passage["game"], "lang": passage["lang"],
+                    "section": passage["section"], "kind": passage["kind"], "quote": side["quote"],
+                })
+                cited.add(side["passage"])
+    return response

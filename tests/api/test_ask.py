@@ -1,0 +1,89 @@
+import pytest
+
+
+def ask(client, **body):
+    response = client.post("/v1/ask", json=body)
+    assert response.status_code == 200, response.get_data(as_text=True)
+    return response.get_json()
+
+
+def test_an_answer_is_the_rulebooks_exact_words_marked_in_its_passage(client, library):
+    body = ask(client, question="Wie viele Zutaten braucht die Pizza Bombastica?")
+    answer = body["answer"]
+    passage = library.passages[answer["passage_id"]]["text"]
+    assert passage[answer["start"]:answer["end"]] == answer["text"]
+    assert "15" in answer["text"]
+    assert answer["marked"].count("<mark>") == 1
+    assert body["citations"][0]["passage_id"] == answer["passage_id"]
+    assert body["citations"][0]["quote"] == answer["text"]
+
+
+def test_referees_words_come_in_the_askers_language(client):
+    assert ask(client, question="Wie viele Zutaten braucht die Pizza Bombastica?")["message"].startswith("Laut dem französischen Regelheft")
+    assert ask(client, question="Qui gagne la partie ?", game="moemmen")["message"].startswith("D’après la règle anglaise")
+    assert ask(client, question="誰贏？", game="mammut-mambo")["message"].startswith("根據")
+    assert ask(client, question="who wins?", game="moemmen")["message"].startswith("From the English rulebook")
+
+
+@pytest.mark.parametrize("question, lang, words", [
+    ("How do I castle in chess?", "en", "do not answer"),
+    ("Comment roquer aux échecs ?", "fr", "ne répondent pas"),
+    ("Wie rochiere ich beim Schach?", "de", "beantworten das nicht"),
+    ("西洋棋怎麼入堡？", "zh", "沒有"),
+])
+def test_what_the_rulebooks_do_not_cover_gets_no_answer(client, question, lang, words):
+    body = ask(client, question=question)
+    assert body["answer"] is None
+    assert body["lang"] == lang
+    assert words in body["message"]
+
+
+def test_when_the_two_mamma_mia_texts_disagree_the_answer_says_so_and_cites_both(client):
+    body = ask(client, question="Pizza Minimale: quel ingrédient a le moins de cartes ?", game="mamma-mia")
+    disagreement = body["disagreement"]
+    assert disagreement["id"] == "minimale-fewest"
+    assert disagreement["message"] == "Les règles se contredisent sur ce point."
+    cited = {c["passage_id"] for c in body["citations"]}
+    assert {"mamma-mia.fr.special-pizzas.3", "mamma-mia.zh.minimale.1"} <= cited
+
+
+def test_no_disagreement_is_claimed_where_the_texts_agree(client):
+    body = ask(client, question="Que se passe-t-il quand une pizza est ratée ?", game="mamma-mia")
+    assert body["answer"] is not None
+    assert body["disagreement"] is None
+
+
+def test_a_corrected_question_says_did_you_mean(client):
+    body = ask(client, question="what happens in the mamoth hunt?")
+    assert body["did_you_mean"]["text"] == "what happens in the mammoth hunt?"
+    assert "mammoth hunt" in body["answer"]["text"]
+
+
+def test_ask_rejects_malformed_bodies_with_400(client):
+    for kwargs, field in [
+        ({"json": {}}, "question"),
+        ({"json": {"question": ""}}, "question"),
+        ({"json": {"question": " \t"}}, "question"),
+        ({"json": {"question": "x" * 501}}, "question"),
+        ({"json": {"question": 42}}, "question"),
+        ({"json": {"question": "x", "game": "chess"}}, "game"),
+        ({"json": {"question": "x", "lang": "es"}}, "lang"),
+        ({"json": {"question": "x", "extra": 1}}, "extra"),
+        ({"json": ["question"]}, "_schema"),
+    ]:
+        response = client.post("/v1/ask", **kwargs)
+        assert response.status_code == 400, kwargs
+        assert response.mimetype == "application/problem+json"
+        assert field in response.get_json()["errors"], response.get_json()
+
+
+def test_ask_rejects_a_body_that_is_not_json(client):
+    response = client.post("/v1/ask", data="question=hello", content_type="application/json")
+    assert response.status_code == 400
+    assert response.mimetype == "application/problem+json"
+
+
+def test_ask_rejects_a_body_over_the_limit_with_413(client, app):
+    response = client.post("/v1/ask", data=b"{" + b" " * app.config["MAX_CONTENT_LENGTH"] + b"}",
+                           content_type="application/json")
+    assert response.status_code == 413
