@@ -74,3 +74,31 @@ def test_an_unexpected_failure_is_a_500_problem_without_internals(app, monkeypat
     assert response.status_code == 500
     assert response.mimetype == "application/problem+json"
     assert "ZeroDivision" not in response.get_data(as_text=True)
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | junk_text,
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=10), children, max_size=4),
+    max_leaves=12,
+)
+ask_bodies = st.one_of(
+    json_values,
+    st.fixed_dictionaries({"question": junk_text}, optional={"game": junk_text, "lang": junk_text}),
+    st.fixed_dictionaries({"question": json_values}, optional={"game": json_values}),
+)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=ask_bodies)
+def test_junk_json_to_ask_never_gives_a_500(client, body):
+    response = client.post("/v1/ask", json=body)
+    assert_sane(response)
+    if response.status_code == 200:
+        answer = response.get_json()["answer"]
+        assert answer is None or answer["passage"][answer["start"]:answer["end"]] == answer["text"]
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(raw=st.binary(max_size=200))
+def test_raw_bytes_to_ask_never_give_a_500(client, raw):
+    assert_sane(client.post("/v1/ask", data=raw, content_type="application/json"))
