@@ -4,18 +4,20 @@ from __future__ import annotations
 
 import os
 
-from flask import Flask, request
-from werkzeug.exceptions import RequestEntityTooLarge
-
-from indexer.build import DEFAULT_INDEX
-
 API_DESCRIPTION = """Referee answers rules questions for tabletop games, in English, French, German
 and Chinese, citing the rulebooks' exact words. Every error is application/problem+json."""
 
 
-def create_app(config: dict | None = None) -> Flask:
-    """Build the app: defaults, then ``config``; the index is opened here, once."""
-    from service.api import Api, ask, games, health, search
+def create_app(config: dict | None = None):
+    """Build the app: defaults, then ``config``; the index is opened here, once.
+
+    Flask is imported here, not at the top: service.engines must stay importable without it.
+    """
+    from flask import Flask, request
+    from werkzeug.exceptions import RequestEntityTooLarge
+
+    from indexer.build import DEFAULT_INDEX
+    from service.api import Api, adjudicate, ask, games, health, search
     from service.language import Detector
     from service.library import Library
 
@@ -44,7 +46,12 @@ def create_app(config: dict | None = None) -> Flask:
             raise RequestEntityTooLarge(f"The body is over the limit of {limit} bytes.")
 
     api = Api(app)
-    for module in (health, games, search, ask):
+    for module in (health, games, search, ask, adjudicate):
         api.register_blueprint(module.blp)
+    from service.schemas import GAME_SCHEMAS
+
+    for state_schema, move_schema in GAME_SCHEMAS.values():
+        api.spec.components.schema(state_schema.__name__, schema=state_schema)
+        api.spec.components.schema(move_schema.__name__, schema=move_schema)
     app.extensions["referee.api"] = api
     return app

@@ -280,3 +280,182 @@ class AskOut(Schema):
         metadata={"description": "The answer's passage first, then the next best; both sides of a disagreement."},
     )
     disagreement = fields.Nested(AskDisagreementOut, allow_none=True, required=True)
+
+
+# ---- adjudication: the requests every game shares ----------------------------------------------
+
+GAME_STATE_REFS = [{"$ref": "#/components/schemas/MammaMiaState"}]
+GAME_MOVE_REFS = [{"$ref": "#/components/schemas/MammaMiaMove"}]
+MAX_REPLAY_MOVES = 2000
+
+
+def _state(description="The game's state, in the game's own schema.", **kwargs):
+    return fields.Dict(metadata={"description": description, "oneOf": GAME_STATE_REFS}, **kwargs)
+
+
+def _move(description="A move, in the game's own schema.", **kwargs):
+    return fields.Dict(metadata={"description": description, "oneOf": GAME_MOVE_REFS}, **kwargs)
+
+
+class SetupIn(Schema):
+    players = fields.Integer(strict=True, required=True, metadata={"example": 3})
+    seed = fields.Integer(
+        strict=True, required=True,
+        metadata={"description": "All randomness (shuffles) comes from this seed, here and in later moves.", "example": 1},
+    )
+    options = fields.Dict(
+        load_default=dict,
+        metadata={"description": "Game options. Mamma Mia!: ruleset (fr, the default, or zh), first_player, "
+                                 "colours, orders (an order deck)."},
+    )
+
+
+class StateOut(Schema):
+    state = _state(required=True)
+
+
+class StateIn(Schema):
+    state = _state(required=True)
+
+
+class StandingOut(Schema):
+    player = fields.Integer(required=True)
+    colour = fields.String()
+    completed = fields.Integer()
+    ingredients_in_hand = fields.Integer()
+    rank = fields.Integer(required=True)
+
+
+class ResultOut(Schema):
+    standings = fields.List(fields.Nested(StandingOut), required=True)
+    winners = fields.List(fields.Integer(), required=True, metadata={"description": "Player indexes; more than one when the tie stands."})
+    tie_break = fields.String(allow_none=True, metadata={"description": "The tie-break that decided, if one was needed."})
+    shared = fields.Boolean(required=True)
+
+
+class LegalMovesOut(Schema):
+    moves = fields.List(_move(), required=True, metadata={"description": "Every legal move; empty once the game is over."})
+    result = fields.Nested(ResultOut, allow_none=True, required=True)
+
+
+class AdjudicateIn(Schema):
+    state = _state(required=True)
+    move = _move(required=True)
+    lang = _lang(load_default="en", metadata={"description": "The language of the messages (en, fr, de, zh)."})
+
+
+class ViolationCitationOut(Schema):
+    passage_id = fields.String(required=True)
+    lang = _lang(required=True)
+    quote = fields.String(required=True, metadata={"description": "The rulebook's exact words."})
+
+
+class ViolationOut(Schema):
+    code = fields.String(required=True, metadata={"description": "Stable rule code, never reused.", "example": "mamma-mia/turn.same-kind"})
+    message = fields.String(required=True, metadata={"description": "What is wrong, in the asker's language."})
+    citations = fields.List(fields.Nested(ViolationCitationOut), required=True)
+    interpretation = fields.String(metadata={"description": "Present where the text is ambiguous and this is Referee's reading."})
+    disagreement = fields.String(metadata={"description": "Present where the game's rulebooks differ on this rule: the id of the recorded disagreement."})
+
+
+class VerdictOut(Schema):
+    legal = fields.Boolean(required=True)
+    violations = fields.List(fields.Nested(ViolationOut), required=True)
+    state = _state("The state after the move when it is legal; null otherwise.", allow_none=True, required=True)
+
+
+class ReplayIn(Schema):
+    state = _state(required=True)
+    moves = fields.List(_move(), required=True, validate=validate.Length(max=MAX_REPLAY_MOVES))
+    lang = _lang(load_default="en")
+
+
+class IllegalMoveOut(Schema):
+    index = fields.Integer(required=True, metadata={"description": "Position of the first illegal move in moves (from 0)."})
+    move = _move(required=True)
+    verdict = fields.Nested(VerdictOut, required=True)
+    state_before = _state(required=True)
+
+
+class ReplayOut(Schema):
+    legal = fields.Boolean(required=True, metadata={"description": "True when every move was legal."})
+    checked = fields.Integer(required=True, metadata={"description": "How many moves were checked (up to the first illegal one)."})
+    first_illegal = fields.Nested(IllegalMoveOut, allow_none=True, required=True)
+    state = _state("The state after the last legal move.", required=True)
+
+
+# ---- Mamma Mia! state and moves (shape only: the engine checks the game's invariants) ----------
+
+_Counts = lambda **kw: fields.Dict(keys=fields.String(), values=fields.Integer(strict=True), **kw)  # noqa: E731
+
+
+class MammaMiaHand(Schema):
+    ingredients = _Counts(required=True, metadata={"description": "Ingredient name -> cards held.", "example": {"salami": 2, "olive": 1}})
+    orders = fields.List(fields.String(), required=True, metadata={"description": "Order ids held."})
+
+
+class MammaMiaPlayer(Schema):
+    colour = fields.String(required=True, metadata={"description": "green, red, blue, yellow or purple."})
+    hand = fields.Nested(MammaMiaHand, required=True)
+    server_pile = fields.List(fields.String(), required=True, validate=validate.Length(max=40),
+                              metadata={"description": "The player's face-down orders, top first."})
+    completed = fields.List(fields.String(), required=True, validate=validate.Length(max=40))
+
+
+class MammaMiaOrder(Schema):
+    colour = fields.String(required=True)
+    kind = fields.String(required=True, metadata={"description": "classic, bombastica, minimale or monotoni."})
+    recipe = _Counts(metadata={"description": "A classic order's ingredients (not given by the rulebooks: carried by the state)."})
+    ingredient = fields.String(metadata={"description": "The ingredient pictured on a Minimale or Monotoni."})
+
+
+class MammaMiaOvenEntry(Schema):
+    ingredient = fields.String()
+    count = fields.Integer(strict=True)
+    order = fields.String()
+    player = fields.Integer(strict=True)
+
+
+class MammaMiaOpening(Schema):
+    order = fields.String(allow_none=True, metadata={"description": "The order revealed last, awaiting its owner's decision."})
+
+
+class MammaMiaState(Schema):
+    """The whole table of a Mamma Mia! game, as setup returns it."""
+
+    game = fields.String(metadata={"example": "mamma-mia"})
+    ruleset = fields.String(required=True, metadata={"description": "fr or zh: which text decides where they disagree."})
+    seed = fields.Integer(strict=True, required=True)
+    service = fields.Integer(strict=True, required=True, metadata={"description": "1 to 3."})
+    phase = fields.String(required=True, metadata={"description": "play, oven (being opened) or over."})
+    turn = fields.Integer(strict=True, required=True, metadata={"description": "Index of the player to play."})
+    players = fields.List(fields.Nested(MammaMiaPlayer), required=True, validate=validate.Length(min=1, max=10))
+    orders = fields.Dict(keys=fields.String(), values=fields.Nested(MammaMiaOrder), required=True,
+                         validate=validate.Length(max=100), metadata={"description": "Every order card: id -> data."})
+    kitchen = fields.List(fields.String(), required=True, validate=validate.Length(max=100),
+                          metadata={"description": "The face-down draw pile, top first: ingredient names and mamma-mia."})
+    oven = fields.List(fields.Nested(MammaMiaOvenEntry), required=True, validate=validate.Length(max=200),
+                       metadata={"description": "Played cards not yet revealed, first played first."})
+    table = _Counts(required=True, metadata={"description": "Revealed ingredients lying on the table, by kind."})
+    consumed = _Counts(required=True, metadata={"description": "Ingredients used by completed pizzas during this opening."})
+    removed = _Counts(required=True, metadata={"description": "Ingredients out of the game for the player count."})
+    mamma_mia_holder = fields.Integer(strict=True, allow_none=True, required=True,
+                                      metadata={"description": "Who set the Mamma Mia! card aside this service (the Oya)."})
+    opening = fields.Nested(MammaMiaOpening, allow_none=True, required=True)
+    deck = fields.String(metadata={"description": "Present when the order deck is Referee's default, not the publisher's."})
+
+
+class MammaMiaMove(Schema):
+    """A turn, a pass, or an owner's decision on a revealed order."""
+
+    kind = fields.String(required=True, metadata={"description": "turn, pass, serve or fail."})
+    player = fields.Integer(strict=True, allow_none=True, metadata={"description": "Who makes the move (checked when given)."})
+    ingredients = _Counts(metadata={"description": "turn: ingredients put into the oven."})
+    orders = fields.List(fields.String(), validate=validate.Length(max=10), metadata={"description": "turn, pass: orders played on top."})
+    draw = _Counts(metadata={"description": "turn, pass: cards drawn, by pile (kitchen or server_pile)."})
+    order = fields.String(metadata={"description": "serve, fail: the order just revealed."})
+    ingredient = fields.String(allow_none=True, metadata={"description": "serve: the ingredient chosen for a Minimale or Monotoni."})
+    from_hand = _Counts(metadata={"description": "serve: ingredients the owner adds from their hand."})
+
+
+GAME_SCHEMAS = {"mamma-mia": (MammaMiaState, MammaMiaMove)}

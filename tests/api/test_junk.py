@@ -102,3 +102,64 @@ def test_junk_json_to_ask_never_gives_a_500(client, body):
 @given(raw=st.binary(max_size=200))
 def test_raw_bytes_to_ask_never_give_a_500(client, raw):
     assert_sane(client.post("/v1/ask", data=raw, content_type="application/json"))
+
+
+def _paths(value, prefix=()):
+    """Every path into a JSON value."""
+    yield prefix
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _paths(v, prefix + (k,))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _paths(v, prefix + (i,))
+
+
+def _mutate(value, path, new):
+    import copy
+
+    value = copy.deepcopy(value)
+    if not path:
+        return new
+    target = value
+    for key in path[:-1]:
+        target = target[key]
+    if new is _DELETE:
+        del target[path[-1]]
+    else:
+        target[path[-1]] = new
+    return value
+
+
+_DELETE = object()
+_GAME = {}
+
+
+def _game_state(client):
+    if not _GAME:
+        _GAME["state"] = client.post("/v1/games/mamma-mia/setup", json={"players": 3, "seed": 3}).get_json()["state"]
+    return _GAME["state"]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data(), new=st.one_of(json_values, st.just(_DELETE), st.integers(-3, 20), st.sampled_from(
+    ["salami", "olive", "mamma-mia", "green-1", "red-8", "oven", "play", "over", "zh", "fr"])))
+def test_mutated_states_never_give_a_500(client, data, new):
+    state = _game_state(client)
+    path = data.draw(st.sampled_from([p for p in _paths(state) if p]))
+    mutated = _mutate(state, path, new)
+    move = data.draw(st.sampled_from([
+        {"kind": "turn", "ingredients": {"salami": 1}, "orders": [], "draw": {"kitchen": 1}},
+        {"kind": "pass", "draw": {"server_pile": 1}},
+        {"kind": "serve", "order": "green-1", "ingredient": "olive", "from_hand": {"olive": 1}},
+        {"kind": "fail", "order": "red-2"},
+    ]))
+    for route, body in [("legal-moves", {"state": mutated}), ("adjudicate", {"state": mutated, "move": move}),
+                        ("replay", {"state": mutated, "moves": [move, move]})]:
+        assert_sane(client.post(f"/v1/games/mamma-mia/{route}", json=body))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=json_values, route=st.sampled_from(["setup", "legal-moves", "adjudicate", "replay"]))
+def test_junk_to_the_adjudicator_never_gives_a_500(client, body, route):
+    assert_sane(client.post(f"/v1/games/mamma-mia/{route}", json=body))

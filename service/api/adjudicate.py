@@ -1,0 +1,140 @@
+"""Setting up, listing moves, adjudicating and replaying: the same routes for every game."""
+
+import random
+
+from flask_smorest import abort
+from marshmallow import ValidationError
+
+from service.api import Blueprint, library
+from service.engines import InvalidMove, InvalidState, adjudicate, engine_for, replay
+from service.schemas import (
+    GAME_SCHEMAS,
+    AdjudicateIn,
+    LegalMovesOut,
+    ReplayIn,
+    ReplayOut,
+    SetupIn,
+    StateIn,
+    StateOut,
+    VerdictOut,
+)
+
+blp = Blueprint("adjudicate", __name__, description="Game states, legal moves and verdicts on moves.")
+
+
+def _worked_examples() -> dict:
+    """One request per Mamma Mia! move kind, on states the engine itself produced (seeded)."""
+    engine = engine_for("mamma-mia")
+    start = engine.setup(2, 1, {})
+    rng = random.Random(1)
+    state, serve = start, None
+    while serve is None:  # a seeded random game, until a revealed order can be served
+        moves = engine.legal_moves(state) or engine.legal_moves(start)
+        if not engine.legal_moves(state):
+            state = start
+        serve = next((m for m in moves if m["kind"] == "serve"), None)
+        if serve is None:
+            state = engine.apply(state, rng.choice(moves))
+    revealed = state["opening"]["order"]
+    turn = engine.legal_moves(start)[0]
+    examples = {
+        "turn": ("A legal turn: ingredients of one kind, then refill to 7", start, turn),
+        "turn-illegal": ("An illegal turn: salami and olives together", start,
+                         {"kind": "turn", "ingredients": {"salami": 1, "olive": 1}, "orders": [], "draw": {"kitchen": 2}}),
+        "pass": ("A pass, refused: the player still holds ingredients", start, {"kind": "pass", "draw": {}}),
+        "serve": ("The owner of the order just revealed completes it", state, serve),
+        "fail": ("The owner sends the revealed order back under their server pile", state, {"kind": "fail", "order": revealed}),
+    }
+    return {
+        name: {"summary": summary, "value": {"state": st, "move": move, "lang": "en"}}
+        for name, (summary, st, move) in examples.items()
+    }
+
+
+def _engine(game: str):
+    engine = engine_for(game)
+    if engine is None:
+        if game in library().games:
+            abort(404, message=f"Referee cannot adjudicate {game!r} yet. Games with an adjudicator: mamma-mia.")
+        abort(404, message=f"No game {game!r}. Known games: {', '.join(library().games)}.")
+    return engine
+
+
+def _load(game: str, which: int, value, field: str) -> dict:
+    """Check a state (which=0) or a move (which=1) against the game's schema: shape errors are 400."""
+    try:
+        return GAME_SCHEMAS[game][which]().load(value)
+    except ValidationError as error:
+        abort(400, errors={f"{field}.{k}": v for k, v in error.normalized_messages().items()})
+
+
+def _unprocessable(error: Exception, prefix: str):
+    where = f"{prefix}.{error.field}" if prefix else error.field
+    what = error.invariant if isinstance(error, InvalidState) else error.problem
+    kind = "state" if isinstance(error, InvalidState) else "move"
+    abort(422, message=f"Impossible {kind}: {where}: {what}", errors={where: [what]})
+
+
+@blp.route("/v1/games/<game>/setup", methods=["POST"])
+@blp.arguments(SetupIn, as_kwargs=True)
+@blp.response(200, StateOut)
+@blp.alt_response(404, response="NOT_FOUND")
+@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+def setup(game, players, seed, options):
+    """Set up a new game for a number of players, shuffled from the seed."""
+    engine = _engine(game)
+    try:
+        return {"state": engine.setup(players, seed, options)}
+    except InvalidState as error:
+        _unprocessable(error, "")
+
+
+@blp.route("/v1/games/<game>/legal-moves", methods=["POST"])
+@blp.arguments(StateIn, as_kwargs=True)
+@blp.response(200, LegalMovesOut)
+@blp.alt_response(404, response="NOT_FOUND")
+@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+def legal_moves(game, state):
+    """List every legal move in a state, or the final result when the game is over."""
+    engine = _engine(game)
+    state = _load(game, 0, state, "state")
+    try:
+        return {"moves": engine.legal_moves(state), "result": engine.result(state)}
+    except InvalidState as error:
+        _unprocessable(error, "state")
+
+
+@blp.route("/v1/games/<game>/adjudicate", methods=["POST"])
+@blp.arguments(AdjudicateIn, as_kwargs=True, examples=_worked_examples())
+@blp.response(200, VerdictOut)
+@blp.alt_response(404, response="NOT_FOUND")
+@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+def adjudicate_move(game, state, move, lang):
+    """Judge one move: legal with the state after it, or every rule it breaks, cited."""
+    engine = _engine(game)
+    state = _load(game, 0, state, "state")
+    move = _load(game, 1, move, "move")
+    try:
+        return adjudicate(engine, state, move, lang)
+    except InvalidState as error:
+        _unprocessable(error, "state")
+    except InvalidMove as error:
+        _unprocessable(error, "move")
+
+
+@blp.route("/v1/games/<game>/replay", methods=["POST"])
+@blp.arguments(ReplayIn, as_kwargs=True)
+@blp.response(200, ReplayOut)
+@blp.alt_response(404, response="NOT_FOUND")
+@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+def replay_moves(game, state, moves, lang):
+    """Check a whole sequence of moves and report the first illegal one with the state before it."""
+    engine = _engine(game)
+    state = _load(game, 0, state, "state")
+    moves = [_load(game, 1, m, f"moves.{i}") for i, m in enumerate(moves)]
+    try:
+        return replay(engine, state, moves, lang)
+    except InvalidState as error:
+        _unprocessable(error, "state")
+    except InvalidMove as error:
+        _unprocessable(error, "moves")

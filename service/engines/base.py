@@ -1,0 +1,163 @@
+"""The adjudicator's framework: rules as named validators, verdicts, and the engine interface.
+
+Pure Python: no Flask, no HTTP, no I/O. States and moves are plain JSON-compatible dicts; an
+engine reads them into its own model, and any randomness comes from the seed inside the state.
+
+Three outcomes are never confused (python-chess's split):
+* a malformed request is the client's bug (the HTTP layer's schemas refuse it, 400);
+* an impossible state raises InvalidState, naming the field and the invariant (422);
+* an illegal move is a normal verdict: legal false, with every rule it breaks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Protocol
+
+LANGS = ("en", "fr", "de", "zh")
+
+
+class InvalidState(ValueError):
+    """A state the game cannot reach: ``field`` is its path in the state, ``invariant`` the rule."""
+
+    def __init__(self, field: str, invariant: str):
+        super().__init__(f"{field}: {invariant}")
+        self.field = field
+        self.invariant = invariant
+
+
+class InvalidMove(ValueError):
+    """A move this game has no kind for, or that names things the state does not have."""
+
+    def __init__(self, field: str, problem: str):
+        super().__init__(f"{field}: {problem}")
+        self.field = field
+        self.problem = problem
+
+
+@dataclass(frozen=True)
+class Citation:
+    """The rulebook's exact words: a passage id and a quote inside that passage."""
+
+    passage_id: str
+    quote: str
+
+    @property
+    def lang(self) -> str:
+        return self.passage_id.split(".")[1]
+
+    def as_dict(self) -> dict:
+        return {"passage_id": self.passage_id, "lang": self.lang, "quote": self.quote}
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One rule of a game: a stable code, where the rulebooks state it, and how to say it.
+
+    ``check(model, move)`` yields one dict of message values per breach (none: the move keeps
+    the rule). ``interpretation`` (in en, fr, de, zh) is set where the text leaves room and
+    Referee chose a reading; ``disagreement`` names the entry of corpus/disagreements.yaml when
+    the rulebooks of the game differ on this rule.
+    """
+
+    code: str
+    citations: tuple[Citation, ...]
+    messages: dict[str, str]
+    check: Callable[[Any, Any], Iterable[dict]]
+    interpretation: dict[str, str] | None = None
+    disagreement: str | None = None
+
+    def message(self, lang: str, values: dict) -> str:
+        template = self.messages.get(lang) or self.messages["en"]
+        localized = {k: (v(lang) if callable(v) else v) for k, v in values.items()}
+        return template.format(**localized)
+
+
+@dataclass
+class Violation:
+    code: str
+    message: str
+    citations: list[dict]
+    interpretation: str | None = None
+    disagreement: str | None = None
+    values: dict = field(default_factory=dict)
+
+    def as_dict(self) -> dict:
+        out = {"code": self.code, "message": self.message, "citations": self.citations}
+        if self.interpretation:
+            out["interpretation"] = self.interpretation
+        if self.disagreement:
+            out["disagreement"] = self.disagreement
+        return out
+
+
+def run_rules(rules: Iterable[Rule], model, move, lang: str = "en") -> list[Violation]:
+    """Every rule the move breaks, in the order the rules are listed (all, not just the first)."""
+    lang = lang if lang in LANGS else "en"
+    found = []
+    for rule in rules:
+        for values in rule.check(model, move):
+            cites = sorted(rule.citations, key=lambda c: c.lang != lang)  # the asker's language first
+            found.append(
+                Violation(
+                    code=rule.code,
+                    message=rule.message(lang, values),
+                    citations=[c.as_dict() for c in cites],
+                    interpretation=(rule.interpretation or {}).get(lang) if rule.interpretation else None,
+                    disagreement=rule.disagreement,
+                    values={k: v for k, v in values.items() if not callable(v)},
+                )
+            )
+    return found
+
+
+class Engine(Protocol):
+    """What every game's engine offers; the HTTP routes are the same for every game."""
+
+    game: str
+    rules: tuple[Rule, ...]
+
+    def setup(self, players: int, seed: int, options: dict) -> dict: ...
+
+    def validate(self, state: dict) -> None:
+        """Raise InvalidState when the state breaks one of the game's invariants."""
+
+    def check(self, state: dict, move: dict, lang: str = "en") -> list[Violation]: ...
+
+    def apply(self, state: dict, move: dict) -> dict:
+        """The state after a legal move (the given state is not changed)."""
+
+    def legal_moves(self, state: dict) -> list[dict]: ...
+
+    def result(self, state: dict) -> dict | None:
+        """Final standings and winners once the game is over, else None."""
+
+
+def adjudicate(engine: Engine, state: dict, move: dict, lang: str = "en") -> dict:
+    """The verdict on one move: legal with the state after it, or every rule it breaks."""
+    engine.validate(state)
+    violations = engine.check(state, move, lang)
+    if violations:
+        return {"legal": False, "violations": [v.as_dict() for v in violations], "state": None}
+    return {"legal": True, "violations": [], "state": engine.apply(state, move)}
+
+
+def replay(engine: Engine, state: dict, moves: list[dict], lang: str = "en") -> dict:
+    """Check a whole sequence: the first illegal move with its verdict and the state before it."""
+    engine.validate(state)
+    for index, move in enumerate(moves):
+        violations = engine.check(state, move, lang)
+        if violations:
+            return {
+                "legal": False,
+                "checked": index + 1,
+                "first_illegal": {
+                    "index": index,
+                    "move": move,
+                    "verdict": {"legal": False, "violations": [v.as_dict() for v in violations], "state": None},
+                    "state_before": state,
+                },
+                "state": state,
+            }
+        state = engine.apply(state, move)
+    return {"legal": True, "checked": len(moves), "first_illegal": None, "state": state}

@@ -1,0 +1,1186 @@
+"""Mamma Mia! (Uwe Rosenberg): every rule of the French and Chinese texts, as named validators.
+
+The state is a JSON object (see ``setup`` for its shape); the game runs in three phases:
+"play" (turns until someone takes the kitchen's last card), "oven" (the Oya reveals the oven
+card by card and every revealed order waits for its owner's decision), and "over".
+
+Where the two texts disagree, ``state["ruleset"]`` ("fr", the default, or "zh") decides, and a
+verdict that depends on the difference names the disagreement and cites both texts. The
+classic orders' recipes are not in either text: the state carries every order card's data, and
+``default_orders`` is a deck of Referee's, not the publisher's.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections import Counter
+from itertools import combinations_with_replacement
+
+from service.engines.base import Citation, InvalidMove, InvalidState, Rule, Violation, run_rules
+
+GAME = "mamma-mia"
+
+# ---- what the rulebooks fix (numbers named once, beside the rule that states them) ----------
+
+INGREDIENTS = ("salami", "pineapple", "mushroom", "pepper", "olive")  # fr.components.1, zh.overview.3
+PER_INGREDIENT = 13  # "65 cartes Ingrédient, 13 de chaque sorte"
+REMOVED_PER_INGREDIENT = {2: 5, 3: 3, 4: 1, 5: 0}  # fr.setup.1: "5 de chaque sorte à deux, 3 à trois, 1 à quatre"
+DEALT_INGREDIENTS = 6  # fr.setup.1: "Chacun reçoit 6 ingrédients"
+HAND_SIZE = 7  # fr.turn.1: "compléter sa main à 7 cartes"
+ORDERS_PER_PLAYER = 8  # fr.components.1: "8 dans chacune des cinq couleurs"
+CLASSIC_ORDERS = 5  # fr.special-pizzas.1: "5 classiques ... et 3 spéciales"
+SERVICES = 3  # fr.oven.2: "La partie s’arrête après le troisième service"
+BOMBASTICA_MINIMUM = 15  # fr.special-pizzas.2: "au moins 15 ingrédients"
+MINIMALE_OTHER = 3  # fr.special-pizzas.3: "plus 3 exemplaires d’un autre ingrédient"
+MONOTONI_OTHER = 6  # fr.special-pizzas.4: "plus 6 exemplaires d’un même autre ingrédient"
+MIN_PLAYERS, MAX_PLAYERS = 2, 5  # fr.faq-two-players.1: "2 à 5 joueurs"
+
+MAMMA_MIA = "mamma-mia"  # the Mamma Mia! card, as it lies in the kitchen
+ORDER_KINDS = ("classic", "bombastica", "minimale", "monotoni")
+SPECIAL_KINDS = ("bombastica", "minimale", "monotoni")
+# The texts name one colour (Alberto's green order, zh.turn.4); the other four are Referee's labels.
+COLOURS = ("green", "red", "blue", "yellow", "purple")
+RULESETS = ("fr", "zh")
+DEFAULT_RULESET = "fr"
+PHASES = ("play", "oven", "over")
+PILES = ("kitchen", "server_pile")
+MOVE_KINDS = ("turn", "pass", "serve", "fail")
+
+INGREDIENT_NAMES = {
+    "en": {"salami": "salami", "pineapple": "pineapple", "mushroom": "mushrooms", "pepper": "peppers", "olive": "olives"},
+    "fr": {"salami": "salami", "pineapple": "ananas", "mushroom": "champignons", "pepper": "piments", "olive": "olives"},
+    "de": {"salami": "Salami", "pineapple": "Ananas", "mushroom": "Pilze", "pepper": "Peperoni", "olive": "Oliven"},
+    "zh": {"salami": "香腸", "pineapple": "鳳梨", "mushroom": "蘑菇", "pepper": "青椒", "olive": "橄欖"},
+}
+_AND = {"en": " and ", "fr": " et ", "de": " und ", "zh": "和"}
+_PILE_NAMES = {
+    "en": {"kitchen": "the kitchen", "server_pile": "your server pile"},
+    "fr": {"kitchen": "la cuisine", "server_pile": "votre serveur"},
+    "de": {"kitchen": "der Küche", "server_pile": "deinem Bestellstapel"},
+    "zh": {"kitchen": "原料牌堆", "server_pile": "訂單牌堆"},
+}
+
+
+def ingredient_list(counts: dict) -> "callable":
+    """A message value: "3 salami and 1 olives" in the asker's language."""
+    def render(lang: str) -> str:
+        parts = [f"{n} {INGREDIENT_NAMES[lang][k]}" for k, n in counts.items() if n]
+        return _AND[lang].join(parts) if parts else "0"
+    return render
+
+
+def ingredient(kind: str) -> "callable":
+    return lambda lang: INGREDIENT_NAMES[lang].get(kind, kind)
+
+
+def pile(name: str) -> "callable":
+    return lambda lang: _PILE_NAMES[lang].get(name, name)
+
+
+def fr(anchor: str, quote: str) -> Citation:
+    return Citation(f"{GAME}.fr.{anchor}", quote)
+
+
+def zh(anchor: str, quote: str) -> Citation:
+    return Citation(f"{GAME}.zh.{anchor}", quote)
+
+
+# ---- reading a state -------------------------------------------------------------------------
+
+
+def empty_counts() -> dict:
+    return {k: 0 for k in INGREDIENTS}
+
+
+def hand_size(player: dict) -> int:
+    return sum(player["hand"]["ingredients"].values()) + len(player["hand"]["orders"])
+
+
+def owner(state: dict, order_id: str) -> int:
+    colour = state["orders"][order_id]["colour"]
+    return next(i for i, p in enumerate(state["players"]) if p["colour"] == colour)
+
+
+def kitchen_ingredients(state: dict) -> int:
+    return sum(1 for card in state["kitchen"] if card != MAMMA_MIA)
+
+
+def requirement(card: dict, choice: str | None) -> Counter:
+    """What a (non-Bombastica) order takes: its recipe, or its ingredient plus the chosen one."""
+    if card["kind"] == "classic":
+        return Counter(card["recipe"])
+    need = Counter({card["ingredient"]: 1})
+    if choice in INGREDIENTS:
+        need[choice] += MINIMALE_OTHER if card["kind"] == "minimale" else MONOTONI_OTHER
+    return need
+
+
+def minimale_choices(state: dict, card: dict) -> set[str]:
+    """The ingredients a Minimale may take three of, as the table stands (ruleset-dependent).
+
+    fr: among the ingredients on the table, leaving out the card's own, one of those with the
+        fewest cards.
+    zh: the fewest among all ingredients on the table (the card's own compared too); on a tie the
+        owner chooses among the tied. Referee's reading: the card's own ingredient may itself be
+        the fewest, the text not forbidding it (as it does for Monotoni).
+    """
+    table = state["table"]
+    present = {k: n for k, n in table.items() if n > 0}
+    if state["ruleset"] == "fr":
+        present.pop(card["ingredient"], None)
+    if not present:
+        return set()
+    fewest = min(present.values())
+    return {k for k, n in present.items() if n == fewest}
+
+
+def missing_from_table(state: dict, need: Counter) -> Counter:
+    return Counter({k: n - state["table"].get(k, 0) for k, n in need.items() if n > state["table"].get(k, 0)})
+
+
+def table_total(state: dict) -> int:
+    return sum(state["table"].values())
+
+
+def table_serves(state: dict, card: dict) -> bool:
+    """Whether the table alone completes the order (then the pizza succeeds: fr.oven.1)."""
+    if card["kind"] == "bombastica":
+        return table_total(state) >= BOMBASTICA_MINIMUM
+    choices = [None]
+    if card["kind"] == "minimale":
+        choices = sorted(minimale_choices(state, card))
+    elif card["kind"] == "monotoni":
+        choices = [k for k in INGREDIENTS if k != card["ingredient"]]
+    return any(not missing_from_table(state, requirement(card, c)) for c in choices)
+
+
+# ---- the rules -------------------------------------------------------------------------------
+# Each check yields the values of its message once per breach. Checks assume the move's shape
+# and names are valid (parse_move guarantees it) and look only at the phase they belong to.
+
+
+def _playing(state, move):
+    return state["phase"] == "play" and move["kind"] in ("turn", "pass")
+
+
+def _opening(state, move):
+    return state["phase"] == "oven" and move["kind"] in ("serve", "fail")
+
+
+def _hand_after(state, move) -> int:
+    player = state["players"][state["turn"]]
+    played = sum(move.get("ingredients", {}).values()) + len(move.get("orders", []))
+    return hand_size(player) - played
+
+
+def check_game_over(state, move):
+    if state["phase"] == "over":
+        yield {}
+
+
+def check_phase_opening(state, move):
+    if state["phase"] == "oven" and move["kind"] in ("turn", "pass"):
+        yield {}
+
+
+def check_phase_playing(state, move):
+    if state["phase"] == "play" and move["kind"] in ("serve", "fail"):
+        yield {}
+
+
+def check_out_of_turn(state, move):
+    if _playing(state, move) and move.get("player") is not None and move["player"] != state["turn"]:
+        yield {"player": move["player"], "turn": state["turn"]}
+
+
+def check_ingredient_required(state, move):
+    if _playing(state, move) and move["kind"] == "turn" and not sum(move["ingredients"].values()):
+        held = sum(state["players"][state["turn"]]["hand"]["ingredients"].values())
+        yield {"held": held}
+
+
+def check_same_kind(state, move):
+    if _playing(state, move) and move["kind"] == "turn":
+        played = {k: n for k, n in move["ingredients"].items() if n}
+        if len(played) > 1:
+            yield {"played": ingredient_list(played)}
+
+
+def check_ingredients_in_hand(state, move):
+    if _playing(state, move) and move["kind"] == "turn":
+        hand = state["players"][state["turn"]]["hand"]["ingredients"]
+        for kind, n in move["ingredients"].items():
+            if n > hand[kind]:
+                yield {"played": ingredient_list({kind: n}), "held": hand[kind]}
+
+
+def check_one_order(state, move):
+    if _playing(state, move) and move["kind"] == "turn" and len(move["orders"]) > 1:
+        yield {"count": len(move["orders"])}
+
+
+def check_order_in_hand(state, move):
+    if _playing(state, move):
+        hand = state["players"][state["turn"]]["hand"]["orders"]
+        for order_id in move["orders"]:
+            if order_id not in hand:
+                yield {"order": order_id}
+
+
+def check_order_after_ingredients(state, move):
+    if _playing(state, move) and move["kind"] == "turn" and move["orders"] and not sum(move["ingredients"].values()):
+        yield {}
+
+
+def check_pass_holding_ingredients(state, move):
+    if _playing(state, move) and move["kind"] == "pass":
+        held = sum(state["players"][state["turn"]]["hand"]["ingredients"].values())
+        if held:
+            yield {"held": held}
+
+
+def check_pass_no_order(state, move):
+    if _playing(state, move) and move["kind"] == "pass" and move["orders"]:
+        yield {}
+
+
+def check_refill_one_pile(state, move):
+    if _playing(state, move) and len(move["draw"]) > 1:
+        yield {}
+
+
+def check_refill_to_seven(state, move):
+    if not _playing(state, move) or len(move["draw"]) > 1:
+        return
+    needed = max(0, HAND_SIZE - _hand_after(state, move))
+    player = state["players"][state["turn"]]
+    if not move["draw"]:
+        if needed:
+            yield {"needed": needed, "drawn": 0, "source": pile("kitchen"), "available": needed}
+        return
+    (source, drawn), = move["draw"].items()
+    available = kitchen_ingredients(state) if source == "kitchen" else len(player["server_pile"])
+    expected = min(needed, available)
+    if not needed or drawn != expected:
+        yield {"needed": needed, "drawn": drawn, "source": pile(source), "available": available}
+
+
+def _current(state, move):
+    return state["opening"]["order"] if state.get("opening") else None
+
+
+def check_oven_wrong_order(state, move):
+    if _opening(state, move) and move["order"] != _current(state, move):
+        yield {"order": move["order"], "current": _current(state, move)}
+
+
+def check_oven_not_owner(state, move):
+    if _opening(state, move) and move.get("player") is not None:
+        expected = owner(state, _current(state, move))
+        if move["player"] != expected:
+            yield {"player": move["player"], "owner": expected}
+
+
+def _serving(state, move):
+    return _opening(state, move) and move["kind"] == "serve" and move["order"] == _current(state, move)
+
+
+def check_ingredient_choice(state, move):
+    if _serving(state, move):
+        card = state["orders"][move["order"]]
+        chooses = card["kind"] in ("minimale", "monotoni")
+        if chooses and move["ingredient"] is None:
+            yield {"pizza": card["kind"].capitalize(), "needs": True}
+        elif not chooses and move["ingredient"] is not None:
+            yield {"pizza": card["kind"], "needs": False}
+
+
+def check_monotoni_other(state, move):
+    if _serving(state, move):
+        card = state["orders"][move["order"]]
+        if card["kind"] == "monotoni" and move["ingredient"] == card["ingredient"]:
+            yield {"ingredient": ingredient(card["ingredient"])}
+
+
+def check_minimale_fewest(state, move):
+    if _serving(state, move):
+        card = state["orders"][move["order"]]
+        if card["kind"] == "minimale" and move["ingredient"] is not None:
+            allowed = minimale_choices(state, card)
+            if move["ingredient"] not in allowed:
+                yield {
+                    "ingredient": ingredient(move["ingredient"]),
+                    "allowed": ingredient_list({k: 1 for k in sorted(allowed)}) if allowed else (lambda lang: "—"),
+                    "ruleset": state["ruleset"],
+                }
+
+
+def check_hand_ingredients(state, move):
+    if _serving(state, move):
+        hand = state["players"][owner(state, move["order"])]["hand"]["ingredients"]
+        for kind, n in move["from_hand"].items():
+            if n > hand[kind]:
+                yield {"given": ingredient_list({kind: n}), "held": hand[kind]}
+
+
+def _valid_choice(state, move) -> bool:
+    card = state["orders"][move["order"]]
+    if card["kind"] == "minimale":
+        return move["ingredient"] in minimale_choices(state, card)
+    if card["kind"] == "monotoni":
+        return move["ingredient"] is not None and move["ingredient"] != card["ingredient"]
+    return move["ingredient"] is None
+
+
+def check_missing_ingredients(state, move):
+    if _serving(state, move) and _valid_choice(state, move):
+        card = state["orders"][move["order"]]
+        if card["kind"] != "bombastica":
+            short = missing_from_table(state, requirement(card, move["ingredient"])) - Counter(move["from_hand"])
+            if short:
+                yield {"missing": ingredient_list(dict(short))}
+
+
+def check_bombastica_fifteen(state, move):
+    if _serving(state, move):
+        card = state["orders"][move["order"]]
+        total = table_total(state) + sum(move["from_hand"].values())
+        if card["kind"] == "bombastica" and total < BOMBASTICA_MINIMUM:
+            yield {"total": total}
+
+
+def check_hand_only_what_is_missing(state, move):
+    if _serving(state, move) and _valid_choice(state, move) and move["from_hand"]:
+        card = state["orders"][move["order"]]
+        given = Counter(move["from_hand"])
+        if card["kind"] == "bombastica":
+            room = max(0, BOMBASTICA_MINIMUM - table_total(state))
+            if sum(given.values()) > room:
+                yield {"given": ingredient_list(dict(given))}
+        else:
+            extra = given - missing_from_table(state, requirement(card, move["ingredient"]))
+            if extra:
+                yield {"given": ingredient_list(dict(extra))}
+
+
+def check_must_serve(state, move):
+    if _opening(state, move) and move["kind"] == "fail" and move["order"] == _current(state, move):
+        if table_serves(state, state["orders"][move["order"]]):
+            yield {}
+
+
+TURN = fr("turn.1", "Le tour suit toujours le même ordre :")
+ONE_INGREDIENT_FR = fr("turn.1", "poser dans le four au moins un ingrédient, plusieurs seulement s’ils sont identiques")
+ONE_INGREDIENT_ZH = zh("turn.1", "1.必須從手中拿出一張或一張以上的原料牌")
+SAME_KIND_ZH = zh("turn.1", "不過所出的原料卡必須為同一種類")
+ORDER_FR = fr("turn.1", "si on le souhaite, poser une commande par-dessus, face visible")
+ORDER_ZH = zh("turn.1", "2.每名玩家可以將（但不一定）自己的一張訂單牌，從手上以面朝上方式，放到披薩堆上。")
+ONE_ORDER_FR = fr("common-mistakes.3", "on ne pose qu’une commande par tour, après ses ingrédients")
+PASS_FR = fr("common-mistakes.2", "On ne passe que si l’on n’a aucun ingrédient en main, et dans ce cas on ne pose pas de commande non plus")
+MANDATORY_FR = fr("common-mistakes.2", "poser un ingrédient est obligatoire")
+REFILL_FR = fr("turn.1", "compléter sa main à 7 cartes, soit dans la cuisine, soit dans son serveur, jamais dans les deux.")
+REFILL_ZH = zh("turn.1", "3.玩家們可以從自己的訂單堆或原料牌堆上抽卡（只能選其中之一），把手牌補滿七張。")
+SHORT_PILE_FR = fr("common-mistakes.5", "si la pioche choisie ne suffit pas pour revenir à 7 cartes, on joue le tour suivant avec moins de cartes, sans compléter dans l’autre pile")
+SHORT_PILE_ZH = zh("turn.1", "如果由於訂單牌堆不足，使玩家無法補滿七張時，該玩家在下回抽牌前，便必須以不足七張的手牌繼續遊戲。")
+REVEALED_FR = fr("oven.1", "À chaque commande révélée, on regarde si ses ingrédients sont déjà sortis.")
+REVEALED_ZH = zh("oven.1", "而當主廚玩家翻開訂單卡時，便從已經翻開的原料堆中檢查，看看是否有足夠做出該份披薩的原料")
+COMPLETE_FR = fr("oven.1", "Si c’est le cas, la pizza est réussie : son propriétaire garde la carte et les ingrédients utilisés quittent la table. S’il en manque, il peut les compléter avec sa main. Sinon, la commande repart sous son serveur.")
+COMPLETE_ZH = zh("oven.1", "假如原料不夠的話，接到該訂單的玩家（可以從顏色分辨），可以從自己的手牌中，打出適當的原料來完成訂單")
+SERVICE_END_FR = fr("turn.2", "Le service s’arrête dès que quelqu’un prend la dernière carte de la cuisine.")
+SERVICE_END_ZH = zh("turn.3", "當最後一張原料牌堆的卡片被抽完時，本回合抽牌與玩牌的過程便結束了。")
+
+_INTERPRET_EXACT_HAND = {
+    "en": "The texts let the owner complete what is missing from their hand; Referee reads this as: exactly what is missing, no more.",
+    "fr": "Les règles permettent au propriétaire de compléter ce qui manque avec sa main ; Referee l’interprète ainsi : exactement ce qui manque, pas plus.",
+    "de": "Die Regeln erlauben dem Besitzer, Fehlendes aus der Hand zu ergänzen; Referee liest das so: genau das Fehlende, nicht mehr.",
+    "zh": "規則允許訂單玩家以手牌補足不夠的原料；Referee 的解讀是：只補不夠的部分，不多給。",
+}
+
+RULES: tuple[Rule, ...] = (
+    Rule(
+        "mamma-mia/game.over",
+        (fr("oven.2", "La partie s’arrête après le troisième service"), zh("end.1", "遊戲在三個回合之後結束")),
+        {
+            "en": "The game is over: it ends after the third service.",
+            "fr": "La partie est finie : elle s’arrête après le troisième service.",
+            "de": "Das Spiel ist vorbei: Es endet nach dem dritten Durchgang.",
+            "zh": "遊戲已經結束：遊戲在三個回合之後結束。",
+        },
+        check_game_over,
+    ),
+    Rule(
+        "mamma-mia/phase.opening",
+        (SERVICE_END_FR, SERVICE_END_ZH),
+        {
+            "en": "The service is over (the kitchen's last card was taken): the oven is being opened, so no one takes a turn now.",
+            "fr": "Le service est terminé (la dernière carte de la cuisine a été prise) : on ouvre le four, personne ne joue de tour maintenant.",
+            "de": "Der Durchgang ist vorbei (die letzte Karte der Küche wurde genommen): Der Ofen wird geöffnet, niemand macht jetzt einen Zug.",
+            "zh": "本回合的抽牌與玩牌已結束（原料牌堆最後一張已被抽走）：現在正在檢查披薩堆，沒有人出牌。",
+        },
+        check_phase_opening,
+    ),
+    Rule(
+        "mamma-mia/phase.playing",
+        (REVEALED_FR, REVEALED_ZH),
+        {
+            "en": "Orders are judged only when the oven is opened and they are revealed; the service is still being played.",
+            "fr": "Les commandes ne sont jugées qu’à l’ouverture du four, quand elles sont révélées ; le service est encore en cours.",
+            "de": "Bestellungen werden erst beim Öffnen des Ofens geprüft, wenn sie aufgedeckt werden; der Durchgang läuft noch.",
+            "zh": "訂單只在檢查披薩堆、被翻開時才判定；本回合還在進行中。",
+        },
+        check_phase_playing,
+    ),
+    Rule(
+        "mamma-mia/turn.out-of-turn",
+        (zh("setup.4", "以順時針方式繼續遊戲"),),
+        {
+            "en": "It is not player {player}'s turn: player {turn} plays now (play goes clockwise).",
+            "fr": "Ce n’est pas au joueur {player} de jouer : c’est au joueur {turn} (on joue dans le sens horaire).",
+            "de": "Spieler {player} ist nicht am Zug: Spieler {turn} ist dran (es geht im Uhrzeigersinn).",
+            "zh": "現在不是玩家 {player} 的回合：輪到玩家 {turn}（以順時針方式進行）。",
+        },
+        check_out_of_turn,
+    ),
+    Rule(
+        "mamma-mia/turn.ingredient-required",
+        (MANDATORY_FR, ONE_INGREDIENT_FR, ONE_INGREDIENT_ZH),
+        {
+            "en": "A turn starts by putting at least one ingredient into the oven (you hold {held}); only a player with no ingredient passes.",
+            "fr": "Un tour commence par poser au moins un ingrédient dans le four (vous en avez {held}) ; seul un joueur sans ingrédient passe.",
+            "de": "Ein Zug beginnt damit, mindestens eine Zutat in den Ofen zu legen (du hast {held}); nur wer keine Zutat hat, setzt aus.",
+            "zh": "每個回合都必須先把至少一張原料牌放到披薩堆上（你手上有 {held} 張）；只有沒有原料的玩家才能跳過。",
+        },
+        check_ingredient_required,
+    ),
+    Rule(
+        "mamma-mia/turn.same-kind",
+        (ONE_INGREDIENT_FR, SAME_KIND_ZH),
+        {
+            "en": "You played {played}: several ingredients may be played together only if they are identical.",
+            "fr": "Vous avez posé {played} : on ne pose plusieurs ingrédients que s’ils sont identiques.",
+            "de": "Du hast {played} gelegt: Mehrere Zutaten darf man nur legen, wenn sie gleich sind.",
+            "zh": "你打出了 {played}：一次打出多張原料時，必須為同一種類。",
+        },
+        check_same_kind,
+    ),
+    Rule(
+        "mamma-mia/turn.ingredients-in-hand",
+        (ONE_INGREDIENT_ZH,),
+        {
+            "en": "You played {played} but hold only {held}: ingredients come from your hand.",
+            "fr": "Vous avez posé {played} mais n’en avez que {held} en main : les ingrédients viennent de votre main.",
+            "de": "Du hast {played} gelegt, hast aber nur {held} auf der Hand: Zutaten kommen aus deiner Hand.",
+            "zh": "你打出了 {played}，但手上只有 {held} 張：原料必須從手中打出。",
+        },
+        check_ingredients_in_hand,
+    ),
+    Rule(
+        "mamma-mia/turn.one-order",
+        (ONE_ORDER_FR, ORDER_ZH),
+        {
+            "en": "You played {count} orders: at most one order per turn.",
+            "fr": "Vous avez posé {count} commandes : on ne pose qu’une commande par tour.",
+            "de": "Du hast {count} Bestellungen gelegt: höchstens eine Bestellung pro Zug.",
+            "zh": "你打出了 {count} 張訂單：每回合最多只能打出一張訂單。",
+        },
+        check_one_order,
+    ),
+    Rule(
+        "mamma-mia/turn.order-in-hand",
+        (ORDER_FR, ORDER_ZH),
+        {
+            "en": "Order {order} is not in your hand: you may play one of your own orders from your hand.",
+            "fr": "La commande {order} n’est pas dans votre main : on pose une de ses commandes, depuis sa main.",
+            "de": "Die Bestellung {order} ist nicht auf deiner Hand: Man legt eine eigene Bestellung aus der Hand.",
+            "zh": "訂單 {order} 不在你的手牌中：只能從手上打出自己的訂單。",
+        },
+        check_order_in_hand,
+    ),
+    Rule(
+        "mamma-mia/turn.order-after-ingredients",
+        (ONE_ORDER_FR, ORDER_FR),
+        {
+            "en": "An order goes on top of the ingredients you play that turn; without ingredients there is no order.",
+            "fr": "Une commande se pose par-dessus les ingrédients joués à ce tour ; sans ingrédient, pas de commande.",
+            "de": "Eine Bestellung kommt auf die Zutaten, die man in diesem Zug legt; ohne Zutat keine Bestellung.",
+            "zh": "訂單要放在本回合打出的原料之上；沒有打出原料就不能打出訂單。",
+        },
+        check_order_after_ingredients,
+    ),
+    Rule(
+        "mamma-mia/pass.holding-ingredients",
+        (PASS_FR, MANDATORY_FR),
+        {
+            "en": "You hold {held} ingredient(s): only a player with no ingredient in hand may pass.",
+            "fr": "Vous avez {held} ingrédient(s) en main : on ne passe que si l’on n’a aucun ingrédient.",
+            "de": "Du hast {held} Zutat(en) auf der Hand: Aussetzen darf nur, wer keine Zutat hat.",
+            "zh": "你手上還有 {held} 張原料：只有手上沒有原料的玩家才能跳過。",
+        },
+        check_pass_holding_ingredients,
+    ),
+    Rule(
+        "mamma-mia/pass.no-order",
+        (PASS_FR,),
+        {
+            "en": "A player who passes plays no order either.",
+            "fr": "Un joueur qui passe ne pose pas de commande non plus.",
+            "de": "Wer aussetzt, legt auch keine Bestellung.",
+            "zh": "跳過的玩家也不能打出訂單。",
+        },
+        check_pass_no_order,
+    ),
+    Rule(
+        "mamma-mia/refill.one-pile",
+        (REFILL_FR, REFILL_ZH, SHORT_PILE_FR),
+        {
+            "en": "You refill from the kitchen or from your server pile, never from both.",
+            "fr": "On complète sa main soit dans la cuisine, soit dans son serveur, jamais dans les deux.",
+            "de": "Man füllt aus der Küche oder aus dem eigenen Bestellstapel auf, nie aus beiden.",
+            "zh": "補牌時只能從原料牌堆或自己的訂單牌堆中選一個，不能兩個都抽。",
+        },
+        check_refill_one_pile,
+    ),
+    Rule(
+        "mamma-mia/refill.to-seven",
+        (REFILL_FR, SHORT_PILE_FR, REFILL_ZH, SHORT_PILE_ZH),
+        {
+            "en": "You drew {drawn} from {source}, which has {available}; you needed {needed} to be back at 7 cards. Draw up to 7, fewer only when the chosen pile runs short.",
+            "fr": "Vous avez pioché {drawn} dans {source}, qui en a {available} ; il vous en fallait {needed} pour revenir à 7 cartes. On complète à 7, à moins seulement si la pioche choisie ne suffit pas.",
+            "de": "Du hast {drawn} aus {source} gezogen (dort liegen {available}); du brauchtest {needed}, um wieder 7 Karten zu haben. Man füllt auf 7 auf, auf weniger nur, wenn der gewählte Stapel nicht reicht.",
+            "zh": "你從{source}抽了 {drawn} 張（該牌堆有 {available} 張）；補滿七張需要 {needed} 張。補到七張，只有所選牌堆不足時才可少於七張。",
+        },
+        check_refill_to_seven,
+    ),
+    Rule(
+        "mamma-mia/oven.wrong-order",
+        (REVEALED_FR, REVEALED_ZH),
+        {
+            "en": "Order {order} is not the one just revealed: the oven is opened card by card, and order {current} is up.",
+            "fr": "La commande {order} n’est pas celle qui vient d’être révélée : le four s’ouvre carte par carte, c’est le tour de la commande {current}.",
+            "de": "Die Bestellung {order} ist nicht die gerade aufgedeckte: Der Ofen wird Karte für Karte geöffnet, jetzt ist Bestellung {current} dran.",
+            "zh": "訂單 {order} 不是剛翻開的那張：披薩堆一次翻開一張，現在是訂單 {current}。",
+        },
+        check_oven_wrong_order,
+    ),
+    Rule(
+        "mamma-mia/oven.not-owner",
+        (COMPLETE_FR, COMPLETE_ZH),
+        {
+            "en": "Player {player} does not own this order: its owner, player {owner}, decides whether to complete it from their hand.",
+            "fr": "Le joueur {player} n’est pas le propriétaire de cette commande : c’est le joueur {owner} qui peut la compléter avec sa main.",
+            "de": "Spieler {player} gehört diese Bestellung nicht: Ihr Besitzer, Spieler {owner}, kann sie aus der Hand ergänzen.",
+            "zh": "玩家 {player} 不是這張訂單的主人：由訂單玩家 {owner} 決定是否用手牌完成。",
+        },
+        check_oven_not_owner,
+    ),
+    Rule(
+        "mamma-mia/oven.ingredient-choice",
+        (fr("special-pizzas.3", "plus 3 exemplaires d’un autre ingrédient"), fr("special-pizzas.4", "que le joueur choisit au moment où la commande est révélée")),
+        {
+            "en": "Pizza {pizza}: name the ingredient it takes (Minimale and Monotoni need one, other orders none).",
+            "fr": "Pizza {pizza} : indiquez l’ingrédient choisi (Minimale et Monotoni en demandent un, les autres commandes aucun).",
+            "de": "Pizza {pizza}: Nenne die gewählte Zutat (Minimale und Monotoni brauchen eine, andere Bestellungen keine).",
+            "zh": "{pizza} 披薩：請指定所選的原料（超小型與單調披薩需要指定，其他訂單不需要）。",
+        },
+        check_ingredient_choice,
+    ),
+    Rule(
+        "mamma-mia/oven.monotoni-other",
+        (fr("special-pizzas.4", "plus 6 exemplaires d’un même autre ingrédient"), zh("monotoni.1", "請注意，不可以拿七張特定原料的牌來完成訂單。")),
+        {
+            "en": "Pizza Monotoni takes 6 of another ingredient than its own ({ingredient}).",
+            "fr": "La pizza Monotoni demande 6 exemplaires d’un autre ingrédient que le sien ({ingredient}).",
+            "de": "Die Pizza Monotoni braucht 6 Stück einer anderen Zutat als ihrer eigenen ({ingredient}).",
+            "zh": "單調披薩需要另外一種原料六張，不能是卡上的原料（{ingredient}）。",
+        },
+        check_monotoni_other,
+    ),
+    Rule(
+        "mamma-mia/oven.minimale-fewest",
+        (
+            fr("special-pizzas.3", "Cet autre ingrédient doit être l’un de ceux qui ont le moins de cartes visibles à cet instant. Un ingrédient absent de la table ne compte pas, et celui de la carte non plus."),
+            zh("minimale.1", "拿剛好三張「最少」的那一種原料（最少的定義是：不可以沒有，但數量必須比其他原料都少）；如果有兩種以上的原料都「最少」時，該訂單的玩家可以自由選擇要用哪一種原料。"),
+        ),
+        {
+            "en": "Pizza Minimale takes 3 of the ingredient with the fewest cards on the table; {ingredient} is not one. Allowed now under the {ruleset} text: {allowed}.",
+            "fr": "La pizza Minimale prend 3 exemplaires de l’ingrédient le moins présent sur la table ; {ingredient} n’en fait pas partie. Permis maintenant selon le texte {ruleset} : {allowed}.",
+            "de": "Die Pizza Minimale nimmt 3 Stück der Zutat mit den wenigsten Karten auf dem Tisch; {ingredient} gehört nicht dazu. Jetzt erlaubt nach dem Text {ruleset}: {allowed}.",
+            "zh": "超小型披薩要拿桌上張數「最少」的原料三張；{ingredient}不是。依{ruleset}規則目前可選：{allowed}。",
+        },
+        check_minimale_fewest,
+        disagreement="minimale-fewest",
+    ),
+    Rule(
+        "mamma-mia/oven.hand-ingredients",
+        (COMPLETE_FR, COMPLETE_ZH),
+        {
+            "en": "The owner gave {given} from their hand but holds only {held}.",
+            "fr": "Le propriétaire complète avec {given} de sa main mais n’en a que {held}.",
+            "de": "Der Besitzer gibt {given} aus der Hand, hat aber nur {held}.",
+            "zh": "訂單玩家從手牌打出 {given}，但手上只有 {held} 張。",
+        },
+        check_hand_ingredients,
+    ),
+    Rule(
+        "mamma-mia/oven.missing-ingredients",
+        (REVEALED_FR, COMPLETE_FR, REVEALED_ZH, zh("oven.2", "如果無法完成該份訂單時，主廚便將該訂單以面朝下方式，放回該訂單玩家的訂單牌堆下")),
+        {
+            "en": "The order cannot be completed: {missing} missing from the table and the owner's contribution. It goes face down under its owner's server pile.",
+            "fr": "La commande ne peut pas être réussie : il manque {missing} sur la table et dans l’apport du propriétaire. Elle repart sous son serveur.",
+            "de": "Die Bestellung kann nicht erfüllt werden: Es fehlen {missing} auf dem Tisch und in der Ergänzung des Besitzers. Sie kommt verdeckt unter seinen Bestellstapel.",
+            "zh": "這張訂單無法完成：桌上與訂單玩家補的牌還缺 {missing}。訂單要面朝下放回該玩家的訂單牌堆下。",
+        },
+        check_missing_ingredients,
+    ),
+    Rule(
+        "mamma-mia/oven.bombastica-fifteen",
+        (fr("special-pizzas.2", "La pizza Bombastica demande au moins 15 ingrédients, n’importe lesquels."), zh("bombastica.1", "但只要原料總數不足15個，就無法做出本披薩")),
+        {
+            "en": "Pizza Bombastica needs at least 15 ingredients; there are {total} with the owner's.",
+            "fr": "La pizza Bombastica demande au moins 15 ingrédients ; il y en a {total} avec ceux du propriétaire.",
+            "de": "Die Pizza Bombastica braucht mindestens 15 Zutaten; mit denen des Besitzers sind es {total}.",
+            "zh": "超級豪華什錦披薩至少需要15個原料；加上訂單玩家的手牌共有 {total} 個。",
+        },
+        check_bombastica_fifteen,
+    ),
+    Rule(
+        "mamma-mia/oven.hand-only-what-is-missing",
+        (COMPLETE_FR, COMPLETE_ZH),
+        {
+            "en": "The owner gave {given} from their hand that the table did not lack: the hand completes only what is missing.",
+            "fr": "Le propriétaire a donné {given} de sa main alors que la table n’en manquait pas : la main ne complète que ce qui manque.",
+            "de": "Der Besitzer gab {given} aus der Hand, die auf dem Tisch nicht fehlten: Die Hand ergänzt nur Fehlendes.",
+            "zh": "訂單玩家從手牌打出了桌上並不缺的 {given}：手牌只用來補不夠的原料。",
+        },
+        check_hand_only_what_is_missing,
+        interpretation=_INTERPRET_EXACT_HAND,
+    ),
+    Rule(
+        "mamma-mia/oven.must-serve",
+        (COMPLETE_FR, zh("oven.1", "如果足夠的話，便把該訂單所使用的原料卡移到「媽媽咪呀」卡上")),
+        {
+            "en": "The table already holds everything this order needs: the pizza is completed; it cannot be sent back.",
+            "fr": "La table contient déjà tout ce que demande la commande : la pizza est réussie, elle ne repart pas sous le serveur.",
+            "de": "Auf dem Tisch liegt schon alles, was die Bestellung braucht: Die Pizza ist erfüllt und geht nicht zurück.",
+            "zh": "桌上的原料已足夠完成這張訂單：訂單完成，不能放回訂單牌堆。",
+        },
+        check_must_serve,
+    ),
+)
+
+
+# ---- moves -----------------------------------------------------------------------------------
+
+
+def _counts(value, path: str) -> dict:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise InvalidMove(path, "must map ingredient names to counts")
+    out = {}
+    for kind, n in value.items():
+        if kind not in INGREDIENTS:
+            raise InvalidMove(f"{path}.{kind}", f"unknown ingredient; one of {', '.join(INGREDIENTS)}")
+        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+            raise InvalidMove(f"{path}.{kind}", "must be a whole number, 0 or more")
+        if n:
+            out[kind] = n
+    return out
+
+
+def parse_move(state: dict, move: dict) -> dict:
+    """The move in its canonical form; InvalidMove for an unknown kind or unknown names."""
+    kind = move.get("kind")
+    if kind not in MOVE_KINDS:
+        raise InvalidMove("kind", f"unknown move kind {kind!r}; one of {', '.join(MOVE_KINDS)}")
+    out = {"kind": kind}
+    player = move.get("player")
+    if player is not None:
+        if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < len(state["players"]):
+            raise InvalidMove("player", f"must be a player index from 0 to {len(state['players']) - 1}")
+        out["player"] = player
+    if kind in ("turn", "pass"):
+        if kind == "turn":
+            out["ingredients"] = _counts(move.get("ingredients"), "ingredients")
+        elif move.get("ingredients"):
+            raise InvalidMove("ingredients", "a pass plays no ingredient: use a turn")
+        orders = move.get("orders") or []
+        if not isinstance(orders, list):
+            raise InvalidMove("orders", "must be a list of order ids")
+        for i, order_id in enumerate(orders):
+            if order_id not in state["orders"]:
+                raise InvalidMove(f"orders[{i}]", f"no order {order_id!r} in this game")
+        out["orders"] = list(orders)
+        draw = move.get("draw") or {}
+        if not isinstance(draw, dict) or any(k not in PILES for k in draw):
+            raise InvalidMove("draw", "must map kitchen and/or server_pile to the number of cards drawn")
+        for k, n in draw.items():
+            if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+                raise InvalidMove(f"draw.{k}", "must be a whole number, 0 or more")
+        out["draw"] = dict(draw)
+    else:
+        order_id = move.get("order")
+        if order_id not in state["orders"]:
+            raise InvalidMove("order", f"no order {order_id!r} in this game")
+        out["order"] = order_id
+        if kind == "serve":
+            choice = move.get("ingredient")
+            if choice is not None and choice not in INGREDIENTS:
+                raise InvalidMove("ingredient", f"unknown ingredient; one of {', '.join(INGREDIENTS)}")
+            out["ingredient"] = choice
+            out["from_hand"] = _counts(move.get("from_hand"), "from_hand")
+    return out
+
+
+def canonical(move: dict) -> dict:
+    """The move without who made it: what legal_moves lists."""
+    return {k: v for k, v in move.items() if k != "player"}
+
+
+# ---- the engine ------------------------------------------------------------------------------
+
+
+def _rng(state_seed: int, purpose: str) -> random.Random:
+    return random.Random(f"mamma-mia:{state_seed}:{purpose}")
+
+
+def default_orders(colours) -> dict:
+    """Referee's own order deck, NOT the publisher's: the classic recipes are not in the texts.
+
+    Per colour: 5 classic orders of 5 ingredients, one Bombastica, a Minimale and a Monotoni
+    whose pictured ingredient changes from colour to colour.
+    """
+    shapes = ((4, 1), (3, 2), (3, 1, 1), (2, 2, 1), (2, 1, 1, 1))
+    deck = {}
+    for c, colour in enumerate(colours):
+        for i, shape in enumerate(shapes):
+            kinds = [INGREDIENTS[(c + i + j) % len(INGREDIENTS)] for j in range(len(shape))]
+            deck[f"{colour}-{i + 1}"] = {"colour": colour, "kind": "classic", "recipe": dict(zip(kinds, shape))}
+        deck[f"{colour}-6"] = {"colour": colour, "kind": "bombastica"}
+        deck[f"{colour}-7"] = {"colour": colour, "kind": "minimale", "ingredient": INGREDIENTS[c % 5]}
+        deck[f"{colour}-8"] = {"colour": colour, "kind": "monotoni", "ingredient": INGREDIENTS[(c + 2) % 5]}
+    return deck
+
+
+DEFAULT_DECK_LABEL = "Referee's default order deck: the classic recipes are Referee's, not the publisher's."
+
+
+class MammaMia:
+    game = GAME
+    rules = RULES
+
+    # -- set-up --------------------------------------------------------------------------------
+
+    def setup(self, players: int, seed: int, options: dict | None = None) -> dict:
+        """A new game: ingredients removed by player count, 6 dealt, the first order drawn."""
+        options = options or {}
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise InvalidState("players", f"Mamma Mia! is for {MIN_PLAYERS} to {MAX_PLAYERS} players")
+        ruleset = options.get("ruleset", DEFAULT_RULESET)
+        if ruleset not in RULESETS:
+            raise InvalidState("options.ruleset", f"one of {', '.join(RULESETS)}")
+        colours = list(options.get("colours") or COLOURS[:players])
+        if len(colours) != players:
+            raise InvalidState("options.colours", f"one colour per player ({players})")
+        first = options.get("first_player", 0)
+        if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < players:
+            raise InvalidState("options.first_player", f"a player index from 0 to {players - 1}")
+        orders = options.get("orders") or default_orders(colours)
+        rng = _rng(seed, "setup")
+        removed = {k: REMOVED_PER_INGREDIENT[players] for k in INGREDIENTS}
+        pool = [k for k in INGREDIENTS for _ in range(PER_INGREDIENT - removed[k])]
+        hands = [empty_counts() for _ in range(players)]
+        holder = None
+        if ruleset == "fr":  # fr.setup.1: deal 6, then shuffle the rest with the Mamma Mia! card
+            rng.shuffle(pool)
+            for _ in range(DEALT_INGREDIENTS):
+                for p in range(players):
+                    hands[p][pool.pop()] += 1
+            kitchen = pool + [MAMMA_MIA]
+            rng.shuffle(kitchen)
+        else:  # zh.setup.3: shuffle the card in first; whoever is dealt it reveals it and draws again
+            pool.append(MAMMA_MIA)
+            rng.shuffle(pool)
+            for _ in range(DEALT_INGREDIENTS):
+                for p in range(players):
+                    card = pool.pop()
+                    if card == MAMMA_MIA:
+                        holder = p
+                        card = pool.pop()
+                    hands[p][card] += 1
+            kitchen = pool
+        state_players = []
+        for p, colour in enumerate(colours):
+            own = [oid for oid, card in orders.items() if card.get("colour") == colour]
+            rng.shuffle(own)
+            state_players.append({
+                "colour": colour,
+                "hand": {"ingredients": hands[p], "orders": own[:1]},
+                "server_pile": own[1:],
+                "completed": [],
+            })
+        state = {
+            "game": GAME,
+            "ruleset": ruleset,
+            "seed": seed,
+            "service": 1,
+            "phase": "play",
+            "turn": first,
+            "players": state_players,
+            "orders": orders,
+            "kitchen": list(reversed(kitchen)),  # top first
+            "oven": [],
+            "table": empty_counts(),
+            "consumed": empty_counts(),
+            "removed": removed,
+            "mamma_mia_holder": holder,
+            "opening": None,
+        }
+        if not options.get("orders"):
+            state["deck"] = DEFAULT_DECK_LABEL
+        self.validate(state)
+        return state
+
+    # -- invariants ----------------------------------------------------------------------------
+
+    @staticmethod
+    def complete(state: dict) -> dict:
+        """A copy of the state with every ingredient count present (clients may leave out zeros)."""
+        state = copy.deepcopy(state)
+        counts = [state["table"], state["consumed"], state["removed"]]
+        counts += [p["hand"]["ingredients"] for p in state["players"]]
+        for c in counts:
+            for k in INGREDIENTS:
+                c.setdefault(k, 0)
+        state.setdefault("game", GAME)
+        return state
+
+    def validate(self, state: dict) -> None:
+        """Raise InvalidState for a state the game cannot reach."""
+        if state.get("game", GAME) != GAME:
+            raise InvalidState("game", f"this is a {GAME} state, not {state.get('game')!r}")
+        state = self.complete(state)
+        players = state["players"]
+        n = len(players)
+        if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+            raise InvalidState("players", f"{MIN_PLAYERS} to {MAX_PLAYERS} players, not {n}")
+        if state["ruleset"] not in RULESETS:
+            raise InvalidState("ruleset", f"one of {', '.join(RULESETS)}")
+        if state["phase"] not in PHASES:
+            raise InvalidState("phase", f"one of {', '.join(PHASES)}")
+        if not 1 <= state["service"] <= SERVICES:
+            raise InvalidState("service", f"services are numbered 1 to {SERVICES}")
+        if not 0 <= state["turn"] < n:
+            raise InvalidState("turn", f"a player index from 0 to {n - 1}")
+        colours = [p["colour"] for p in players]
+        for i, colour in enumerate(colours):
+            if colour not in COLOURS:
+                raise InvalidState(f"players[{i}].colour", f"unknown colour {colour!r}; one of {', '.join(COLOURS)}")
+            if colours.index(colour) != i:
+                raise InvalidState(f"players[{i}].colour", f"{colour} is already player {colours.index(colour)}'s")
+        self._validate_orders(state, colours)
+        self._validate_ingredients(state, n)
+        self._validate_places(state)
+        for i, p in enumerate(players):
+            if hand_size(p) > HAND_SIZE:
+                raise InvalidState(f"players[{i}].hand", f"{hand_size(p)} cards: a hand never holds more than {HAND_SIZE}")
+        holder = state["mamma_mia_holder"]
+        in_kitchen = state["kitchen"].count(MAMMA_MIA)
+        if holder is not None and not (isinstance(holder, int) and 0 <= holder < n):
+            raise InvalidState("mamma_mia_holder", f"a player index from 0 to {n - 1}, or null")
+        if in_kitchen + (holder is not None) != 1:
+            raise InvalidState("kitchen", "the one Mamma Mia! card must be either in the kitchen or set aside by one player")
+        self._validate_phase(state)
+
+    def _validate_orders(self, state, colours) -> None:
+        per_colour = Counter()
+        for oid, card in state["orders"].items():
+            where = f"orders.{oid}"
+            if card.get("colour") not in colours:
+                raise InvalidState(f"{where}.colour", f"{card.get('colour')!r} is no player's colour")
+            if card.get("kind") not in ORDER_KINDS:
+                raise InvalidState(f"{where}.kind", f"one of {', '.join(ORDER_KINDS)}")
+            if card["kind"] == "classic":
+                recipe = card.get("recipe") or {}
+                if not recipe or any(k not in INGREDIENTS or not isinstance(v, int) or v < 1 for k, v in recipe.items()):
+                    raise InvalidState(f"{where}.recipe", "a classic order names known ingredients, each 1 or more times")
+            elif card["kind"] in ("minimale", "monotoni") and card.get("ingredient") not in INGREDIENTS:
+                raise InvalidState(f"{where}.ingredient", f"the pictured ingredient, one of {', '.join(INGREDIENTS)}")
+            per_colour[(card["colour"], card["kind"])] += 1
+        for colour in colours:
+            total = sum(n for (c, _), n in per_colour.items() if c == colour)
+            if total != ORDERS_PER_PLAYER:
+                raise InvalidState("orders", f"{colour} has {total} orders; every colour has {ORDERS_PER_PLAYER}")
+            if per_colour[(colour, "classic")] != CLASSIC_ORDERS or any(per_colour[(colour, k)] != 1 for k in SPECIAL_KINDS):
+                raise InvalidState("orders", f"{colour}: {CLASSIC_ORDERS} classic orders and one Bombastica, Minimale and Monotoni")
+
+    def _validate_ingredients(self, state, n) -> None:
+        for where in ("table", "consumed", "removed"):
+            for k, v in state[where].items():
+                if k not in INGREDIENTS or not isinstance(v, int) or v < 0:
+                    raise InvalidState(f"{where}.{k}", "known ingredients, counted 0 or more")
+        for k in INGREDIENTS:
+            if state["removed"].get(k, 0) != REMOVED_PER_INGREDIENT[n]:
+                raise InvalidState(f"removed.{k}", f"with {n} players, {REMOVED_PER_INGREDIENT[n]} of each ingredient are out of the game")
+        seen = Counter()
+        for i, p in enumerate(state["players"]):
+            for k, v in p["hand"]["ingredients"].items():
+                if k not in INGREDIENTS or not isinstance(v, int) or v < 0:
+                    raise InvalidState(f"players[{i}].hand.ingredients.{k}", "known ingredients, counted 0 or more")
+                seen[k] += v
+        for j, card in enumerate(state["kitchen"]):
+            if card != MAMMA_MIA and card not in INGREDIENTS:
+                raise InvalidState(f"kitchen[{j}]", f"unknown card {card!r}")
+            if card != MAMMA_MIA:
+                seen[card] += 1
+        for j, entry in enumerate(state["oven"]):
+            if "ingredient" in entry:
+                if entry["ingredient"] not in INGREDIENTS or not isinstance(entry.get("count"), int) or entry["count"] < 1:
+                    raise InvalidState(f"oven[{j}]", "an ingredient entry names a known ingredient and a count of 1 or more")
+                seen[entry["ingredient"]] += entry["count"]
+        for where in ("table", "consumed", "removed"):
+            seen.update(state[where])
+        for k in INGREDIENTS:
+            if seen[k] != PER_INGREDIENT:
+                raise InvalidState(f"ingredients.{k}", f"{seen[k]} {k} cards are accounted for; the game has {PER_INGREDIENT}")
+
+    def _validate_places(self, state) -> None:
+        places: dict[str, str] = {}
+
+        def put(order_id, where, colour=None):
+            if order_id not in state["orders"]:
+                raise InvalidState(where, f"no order card {order_id!r} in orders")
+            if order_id in places:
+                raise InvalidState(where, f"order {order_id} is also at {places[order_id]}")
+            if colour is not None and state["orders"][order_id]["colour"] != colour:
+                raise InvalidState(where, f"order {order_id} is {state['orders'][order_id]['colour']}, not {colour}")
+            places[order_id] = where
+
+        for i, p in enumerate(state["players"]):
+            for j, oid in enumerate(p["hand"]["orders"]):
+                put(oid, f"players[{i}].hand.orders[{j}]", p["colour"])
+            for j, oid in enumerate(p["server_pile"]):
+                put(oid, f"players[{i}].server_pile[{j}]", p["colour"])
+            for j, oid in enumerate(p["completed"]):
+                put(oid, f"players[{i}].completed[{j}]", p["colour"])
+        for j, entry in enumerate(state["oven"]):
+            if "order" in entry:
+                put(entry["order"], f"oven[{j}]")
+            elif "ingredient" not in entry:
+                raise InvalidState(f"oven[{j}]", "an oven entry is an ingredient group or an order")
+        if state.get("opening") and state["opening"].get("order") is not None:
+            put(state["opening"]["order"], "opening.order")
+        for oid in state["orders"]:
+            if oid not in places:
+                raise InvalidState(f"orders.{oid}", "this order card is nowhere: not in a hand, server pile, the oven or completed")
+
+    def _validate_phase(self, state) -> None:
+        phase, opening = state["phase"], state.get("opening")
+        if phase == "play":
+            if opening is not None:
+                raise InvalidState("opening", "the oven is opened only after the service")
+            if not state["kitchen"]:
+                raise InvalidState("kitchen", "an empty kitchen ends the service: the phase would be oven")
+            if any(state["consumed"].values()):
+                raise InvalidState("consumed", "used ingredients are shuffled into the kitchen at the end of each opening")
+        elif phase == "oven":
+            if state["kitchen"]:
+                raise InvalidState("kitchen", "the oven is opened once the kitchen is empty")
+            if state["mamma_mia_holder"] is None:
+                raise InvalidState("mamma_mia_holder", "the oven is opened by the player who drew the Mamma Mia! card")
+            if not isinstance(opening, dict) or opening.get("order") is None:
+                raise InvalidState("opening.order", "while the oven is opened, the order revealed last awaits its owner")
+        elif opening is not None or state["oven"]:
+            raise InvalidState("opening", "a finished game has no oven to open")
+
+    # -- moves ---------------------------------------------------------------------------------
+
+    def check(self, state: dict, move: dict, lang: str = "en") -> list[Violation]:
+        state = self.complete(state)
+        return run_rules(self.rules, state, parse_move(state, move), lang)
+
+    def apply(self, state: dict, move: dict) -> dict:
+        state = self.complete(state)
+        move = parse_move(state, move)
+        kind = move["kind"]
+        if kind in ("turn", "pass"):
+            self._play(state, move)
+        elif kind == "serve":
+            self._serve(state, move)
+        else:
+            self._fail(state, move)
+        return state
+
+    def _play(self, state, move) -> None:
+        p = state["turn"]
+        player = state["players"][p]
+        for k, n in move.get("ingredients", {}).items():
+            player["hand"]["ingredients"][k] -= n
+            state["oven"].append({"ingredient": k, "count": n, "player": p})
+        for oid in move["orders"]:
+            player["hand"]["orders"].remove(oid)
+            state["oven"].append({"order": oid, "player": p})
+        for source, count in move["draw"].items():
+            if source == "server_pile":
+                taken, player["server_pile"] = player["server_pile"][:count], player["server_pile"][count:]
+                player["hand"]["orders"].extend(taken)
+            else:
+                drawn = 0
+                while state["kitchen"] and (drawn < count or state["kitchen"][0] == MAMMA_MIA and drawn == count == 0):
+                    card = state["kitchen"].pop(0)
+                    if card == MAMMA_MIA:  # fr.turn.2: set it aside, draw again; its drawer is the Oya
+                        state["mamma_mia_holder"] = p
+                        continue
+                    player["hand"]["ingredients"][card] += 1
+                    drawn += 1
+        state["turn"] = (p + 1) % len(state["players"])
+        if not state["kitchen"]:  # fr.turn.2: the service stops with the kitchen's last card
+            state["phase"] = "oven"
+            state["opening"] = {"order": None}
+            self._reveal(state)
+
+    def _reveal(self, state) -> None:
+        """fr.oven.1: the oven turned over, its cards are revealed in the order they were played
+        (the oven list is bottom first), ingredients sorted onto the table, until an order is up;
+        when the oven is empty the service ends."""
+        while state["oven"]:
+            entry = state["oven"].pop(0)
+            if "ingredient" in entry:
+                state["table"][entry["ingredient"]] += entry["count"]
+            else:
+                state["opening"]["order"] = entry["order"]
+                return
+        self._end_service(state)
+
+    def _serve(self, state, move) -> None:
+        card = state["orders"][move["order"]]
+        p = owner(state, move["order"])
+        player = state["players"][p]
+        for k, n in move["from_hand"].items():
+            player["hand"]["ingredients"][k] -= n
+            state["consumed"][k] += n
+        if card["kind"] == "bombastica":  # fr.special-pizzas.2: it takes everything on the table
+            for k in INGREDIENTS:
+                state["consumed"][k] += state["table"][k]
+                state["table"][k] = 0
+        else:
+            for k, n in (requirement(card, move["ingredient"]) - Counter(move["from_hand"])).items():
+                state["table"][k] -= n
+                state["consumed"][k] += n
+        player["completed"].append(move["order"])
+        self._next_in_oven(state, move["order"])
+
+    def _fail(self, state, move) -> None:
+        p = owner(state, move["order"])
+        state["players"][p]["server_pile"].append(move["order"])  # face down, under the pile
+        self._next_in_oven(state, move["order"])
+
+    def _next_in_oven(self, state, order_id) -> None:
+        state["opening"]["order"] = None
+        self._reveal(state)
+
+    def _end_service(self, state) -> None:
+        """zh.oven.6: the used ingredients and the Mamma Mia! card are shuffled into the new
+        kitchen; what is left on the table stays; the previous chef starts the next service."""
+        oya = state["mamma_mia_holder"]
+        kitchen = [k for k in INGREDIENTS for _ in range(state["consumed"][k])] + [MAMMA_MIA]
+        _rng(state["seed"], f"kitchen-{state['service']}").shuffle(kitchen)
+        state["consumed"] = empty_counts()
+        state["oven"] = []
+        state["opening"] = None
+        state["mamma_mia_holder"] = None
+        if state["service"] == SERVICES:
+            state["phase"] = "over"
+            state["kitchen"] = kitchen
+            state["mamma_mia_holder"] = None
+        else:
+            state["service"] += 1
+            state["phase"] = "play"
+            state["kitchen"] = kitchen
+            state["turn"] = oya
+
+    # -- legal moves and the result --------------------------------------------------------------
+
+    def candidates(self, state: dict) -> list[dict]:
+        """Every move worth considering; legal_moves keeps those no rule objects to."""
+        if state["phase"] == "play":
+            return self._turn_candidates(state)
+        if state["phase"] == "oven":
+            return self._oven_candidates(state)
+        return []
+
+    def _draws(self, state, hand_after: int) -> list[dict]:
+        needed = max(0, HAND_SIZE - hand_after)
+        if not needed:
+            return [{}]
+        player = state["players"][state["turn"]]
+        return [
+            {"kitchen": min(needed, kitchen_ingredients(state))},
+            {"server_pile": min(needed, len(player["server_pile"]))},
+        ]
+
+    def _turn_candidates(self, state) -> list[dict]:
+        player = state["players"][state["turn"]]
+        hand = player["hand"]
+        out = []
+        for k, held in hand["ingredients"].items():
+            for n in range(1, held + 1):
+                for orders in [[]] + [[oid] for oid in hand["orders"]]:
+                    for draw in self._draws(state, hand_size(player) - n - len(orders)):
+                        out.append({"kind": "turn", "ingredients": {k: n}, "orders": orders, "draw": draw})
+        for draw in self._draws(state, hand_size(player)):
+            out.append({"kind": "pass", "orders": [], "draw": draw})
+        return out
+
+    def _oven_candidates(self, state) -> list[dict]:
+        oid = state["opening"]["order"]
+        card = state["orders"][oid]
+        hand = state["players"][owner(state, oid)]["hand"]["ingredients"]
+        out = [{"kind": "fail", "order": oid}]
+        if card["kind"] == "bombastica":
+            room = max(0, BOMBASTICA_MINIMUM - table_total(state))
+            held = [k for k in INGREDIENTS for _ in range(hand[k])]
+            gifts = {tuple(sorted(c)) for c in combinations_with_replacement(sorted(set(held)), room)} if room else {()}
+            for gift in gifts:
+                out.append({"kind": "serve", "order": oid, "ingredient": None, "from_hand": dict(Counter(gift))})
+            return out
+        choices = [None] if card["kind"] == "classic" else list(INGREDIENTS)
+        for choice in choices:
+            missing = dict(missing_from_table(state, requirement(card, choice)))
+            out.append({"kind": "serve", "order": oid, "ingredient": choice, "from_hand": missing})
+        return out
+
+    def legal_moves(self, state: dict) -> list[dict]:
+        """The candidates that break no rule: the same validators as check, so they agree."""
+        self.validate(state)
+        state = self.complete(state)
+        return [m for m in self.candidates(state) if not run_rules(self.rules, state, parse_move(state, m))]
+
+    def result(self, state: dict) -> dict | None:
+        """After the third service: most completed orders wins; ties go to most ingredients in hand."""
+        if state["phase"] != "over":
+            return None
+        state = self.complete(state)
+        rows = [
+            {
+                "player": i,
+                "colour": p["colour"],
+                "completed": len(p["completed"]),
+                "ingredients_in_hand": sum(p["hand"]["ingredients"].values()),
+            }
+            for i, p in enumerate(state["players"])
+        ]
+        key = lambda r: (r["completed"], r["ingredients_in_hand"])  # noqa: E731 - fr.oven.2, zh.end.1
+        rows.sort(key=key, reverse=True)
+        for rank, row in enumerate(rows, start=1):
+            row["rank"] = next(i for i, r in enumerate(rows, start=1) if key(r) == key(row))
+        best = key(rows[0])
+        winners = [r["player"] for r in rows if key(r) == best]
+        tied_on_orders = sum(1 for r in rows if r["completed"] == best[0]) > 1
+        return {
+            "standings": rows,
+            "winners": winners,
+            "tie_break": "ingredients in hand" if tied_on_orders else None,
+            "shared": len(winners) > 1,
+        }

@@ -1,0 +1,117 @@
+"""The adjudicator over HTTP: the same routes for every game."""
+
+import pytest
+
+
+def post(client, path, body, status=200):
+    response = client.post(path, json=body)
+    assert response.status_code == status, response.get_data(as_text=True)
+    return response.get_json()
+
+
+@pytest.fixture()
+def new_game(client):
+    return post(client, "/v1/games/mamma-mia/setup", {"players": 3, "seed": 1})["state"]
+
+
+def test_setup_gives_a_state_shuffled_from_the_seed(client):
+    one = post(client, "/v1/games/mamma-mia/setup", {"players": 3, "seed": 1})["state"]
+    again = post(client, "/v1/games/mamma-mia/setup", {"players": 3, "seed": 1})["state"]
+    other = post(client, "/v1/games/mamma-mia/setup", {"players": 3, "seed": 2, "options": {"ruleset": "zh"}})["state"]
+    assert one == again and one != other
+    assert other["ruleset"] == "zh" and one["ruleset"] == "fr"
+    assert "not the publisher" in one["deck"]
+
+
+def test_legal_moves_lists_moves_until_the_game_is_over(client, new_game):
+    body = post(client, "/v1/games/mamma-mia/legal-moves", {"state": new_game})
+    assert body["moves"] and body["result"] is None
+    assert all(m["kind"] == "turn" for m in body["moves"])
+
+
+def test_an_illegal_move_is_a_200_verdict_naming_every_rule_in_the_askers_language(client, new_game):
+    move = {"kind": "turn", "ingredients": {"salami": 1, "olive": 1}, "orders": [], "draw": {"kitchen": 2}}
+    verdict = post(client, "/v1/games/mamma-mia/adjudicate", {"state": new_game, "move": move, "lang": "fr"})
+    assert verdict["legal"] is False and verdict["state"] is None
+    codes = [v["code"] for v in verdict["violations"]]
+    assert "mamma-mia/turn.same-kind" in codes
+    same_kind = next(v for v in verdict["violations"] if v["code"] == "mamma-mia/turn.same-kind")
+    assert same_kind["message"].startswith("Vous avez posé")
+    assert same_kind["citations"][0]["lang"] == "fr"  # the asker's language first
+    assert "plusieurs seulement s’ils sont identiques" in same_kind["citations"][0]["quote"]
+
+
+def test_every_citation_quotes_its_passage_exactly(client, new_game, library):
+    move = {"kind": "pass", "orders": ["green-1", "green-2"], "draw": {"kitchen": 1, "server_pile": 1}}
+    verdict = post(client, "/v1/games/mamma-mia/adjudicate", {"state": new_game, "move": move})
+    assert verdict["violations"]
+    for violation in verdict["violations"]:
+        for citation in violation["citations"]:
+            assert citation["quote"] in library.passages[citation["passage_id"]]["text"]
+
+
+def test_a_legal_move_comes_with_the_state_after_it(client, new_game):
+    move = post(client, "/v1/games/mamma-mia/legal-moves", {"state": new_game})["moves"][0]
+    verdict = post(client, "/v1/games/mamma-mia/adjudicate", {"state": new_game, "move": move})
+    assert verdict == {"legal": True, "violations": [], "state": verdict["state"]}
+    assert verdict["state"]["turn"] == 1
+
+
+def test_replay_reports_the_first_illegal_move_and_the_state_before_it(client, new_game):
+    first = post(client, "/v1/games/mamma-mia/legal-moves", {"state": new_game})["moves"][0]
+    bad = {"kind": "pass", "draw": {}}
+    body = post(client, "/v1/games/mamma-mia/replay", {"state": new_game, "moves": [first, bad, first], "lang": "de"})
+    assert body["legal"] is False and body["checked"] == 2
+    illegal = body["first_illegal"]
+    assert illegal["index"] == 1 and illegal["move"] == bad
+    assert illegal["state_before"]["turn"] == 1
+    assert illegal["verdict"]["violations"][0]["message"].startswith("Du hast")
+
+
+def test_an_impossible_state_is_422_naming_the_field_and_the_invariant(client, new_game):
+    new_game["players"][0]["hand"]["ingredients"]["salami"] += 1  # a 14th salami
+    response = client.post("/v1/games/mamma-mia/legal-moves", json={"state": new_game})
+    assert response.status_code == 422
+    assert response.mimetype == "application/problem+json"
+    body = response.get_json()
+    assert body["errors"] == {"state.ingredients.salami": ["14 salami cards are accounted for; the game has 13"]}
+
+
+def test_an_unknown_colour_is_422(client, new_game):
+    new_game["orders"]["green-1"]["colour"] = "orange"
+    body = post(client, "/v1/games/mamma-mia/legal-moves", {"state": new_game}, status=422)
+    assert "state.orders.green-1.colour" in body["errors"]
+
+
+def test_a_move_of_an_unknown_kind_is_422(client, new_game):
+    body = post(client, "/v1/games/mamma-mia/adjudicate", {"state": new_game, "move": {"kind": "castle"}}, status=422)
+    assert "move.kind" in body["errors"]
+
+
+def test_a_malformed_state_or_move_is_400(client, new_game):
+    del new_game["kitchen"]
+    body = post(client, "/v1/games/mamma-mia/adjudicate", {"state": new_game, "move": {"kind": "pass"}}, status=400)
+    assert "state.kitchen" in body["errors"]
+    body = post(client, "/v1/games/mamma-mia/setup", {"players": "three", "seed": 1}, status=400)
+    assert "players" in body["errors"]
+    body = post(client, "/v1/games/mamma-mia/setup", {"players": 3}, status=400)
+    assert "seed" in body["errors"]
+
+
+def test_setup_refuses_an_impossible_player_count_with_422(client):
+    body = post(client, "/v1/games/mamma-mia/setup", {"players": 7, "seed": 1}, status=422)
+    assert "players" in body["errors"]
+
+
+def test_games_without_an_adjudicator_and_unknown_games_are_404(client):
+    body = post(client, "/v1/games/mamma/setup", {"players": 3, "seed": 1}, status=404)
+    assert "cannot adjudicate" in body["detail"]
+    post(client, "/v1/games/chess/setup", {"players": 2, "seed": 1}, status=404)
+
+
+def test_the_worked_examples_in_openapi_give_the_verdicts_they_describe(client, app):
+    from service.openapi import spec_dict
+
+    examples = spec_dict(app)["paths"]["/v1/games/{game}/adjudicate"]["post"]["requestBody"]["content"]["application/json"]["examples"]
+    legal = {name: post(client, "/v1/games/mamma-mia/adjudicate", ex["value"])["legal"] for name, ex in examples.items()}
+    assert legal == {"turn": True, "turn-illegal": False, "pass": False, "serve": True, "fail": True}
