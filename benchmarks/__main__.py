@@ -104,6 +104,77 @@ def http_latency(index: Path, cases, rounds: int) -> tuple[list[float], list[flo
         server.wait(timeout=30)
 
 
+def adjudication(rounds: int) -> list[tuple]:
+    """Adjudication latency in-process and over HTTP, and random full games per second."""
+    import random
+
+    import requests
+
+    from service.engines import adjudicate, engine_for
+
+    engine = engine_for("mamma-mia")
+    rng = random.Random(1)
+    cases, state = [], engine.setup(4, 1, {})
+    while len(cases) < 200:  # (state, move) pairs met in seeded games, legal and not
+        moves = engine.legal_moves(state)
+        if not moves:
+            state = engine.setup(4, len(cases), {})
+            continue
+        illegal = {"kind": "turn", "ingredients": {"salami": 1, "olive": 1}, "orders": [], "draw": {}}
+        cases.append((state, rng.choice(moves) if rng.random() < 0.7 else illegal))
+        state = engine.apply(state, rng.choice(moves))
+    in_process = []
+    for _ in range(max(1, rounds // 4)):
+        for st, mv in cases:
+            started = time.perf_counter()
+            adjudicate(engine, st, mv, "en")
+            in_process.append(time.perf_counter() - started)
+
+    started, games = time.perf_counter(), 0
+    while time.perf_counter() - started < 5 or games < 5:
+        st = engine.setup(2 + games % 4, games, {"ruleset": ("fr", "zh")[games % 2]})
+        game_rng = random.Random(games)
+        while (moves := engine.legal_moves(st)):
+            st = engine.apply(st, game_rng.choice(moves))
+        games += 1
+    games_per_second = games / (time.perf_counter() - started)
+
+    with tempfile.TemporaryDirectory() as tmp:
+        index = Path(tmp) / "index"
+        build(index, DEFAULT_CORPUS)
+        port = free_port()
+        server = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers", "2",
+             "--threads", "4", "--worker-class", "gthread", "service:create_app()"],
+            env=dict(os.environ, REFEREE_INDEX=str(index)), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        session, base = requests.Session(), f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + 60
+            while True:
+                try:
+                    if session.get(f"{base}/healthz", timeout=1).ok:
+                        break
+                except requests.RequestException:
+                    pass
+                if time.monotonic() > deadline:
+                    raise RuntimeError("gunicorn did not start")
+                time.sleep(0.1)
+            over_http = []
+            for st, mv in cases:
+                started = time.perf_counter()
+                session.post(f"{base}/v1/games/mamma-mia/adjudicate", json={"state": st, "move": mv}, timeout=10).raise_for_status()
+                over_http.append(time.perf_counter() - started)
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+    return [
+        ("adjudicate in-process (check + apply)", ms(percentile(in_process, 50)), ms(percentile(in_process, 99))),
+        ("adjudicate over HTTP", ms(percentile(over_http, 50)), ms(percentile(over_http, 99))),
+        ("random full games (2-5 players, legal_moves + apply)", f"{games_per_second:.1f} games/s", ""),
+    ]
+
+
 def main(argv=None) -> int:
     from service.ask import ask
     from service.language import Detector
@@ -139,6 +210,11 @@ def main(argv=None) -> int:
     print("|---" * 12 + "|")
     for row in rows:
         print("| " + " | ".join(str(c) for c in row) + " |")
+    print()
+    print("| Mamma Mia! adjudicator | p50 | p99 |")
+    print("|---|---|---|")
+    for row in adjudication(args.rounds):
+        print("| " + " | ".join(row) + " |")
     return 0
 
 
