@@ -284,8 +284,8 @@ class AskOut(Schema):
 
 # ---- adjudication: the requests every game shares ----------------------------------------------
 
-GAME_STATE_REFS = [{"$ref": "#/components/schemas/MammaMiaState"}]
-GAME_MOVE_REFS = [{"$ref": "#/components/schemas/MammaMiaMove"}]
+GAME_STATE_REFS = [{"$ref": f"#/components/schemas/{name}State"} for name in ("MammaMia", "MammutMambo")]
+GAME_MOVE_REFS = [{"$ref": f"#/components/schemas/{name}Move"} for name in ("MammaMia", "MammutMambo")]
 MAX_REPLAY_MOVES = 2000
 
 
@@ -358,9 +358,26 @@ class ViolationOut(Schema):
     disagreement = fields.String(metadata={"description": "Present where the game's rulebooks differ on this rule: the id of the recorded disagreement."})
 
 
+class MistakeOut(Schema):
+    player = fields.Integer(required=True)
+    code = fields.String(required=True, metadata={"example": "mammut-mambo/dance.repeated-shout"})
+    message = fields.String(required=True)
+    citations = fields.List(fields.Nested(ViolationCitationOut), required=True)
+
+
+class OutcomeOut(Schema):
+    choreography = fields.List(fields.Dict(), metadata={"description": "Mammut Mambo: the dance that was due, step by step."})
+    mistakes = fields.List(fields.Nested(MistakeOut), metadata={"description": "Mammut Mambo: every dancer's mistake, cited."})
+
+
 class VerdictOut(Schema):
     legal = fields.Boolean(required=True)
     violations = fields.List(fields.Nested(ViolationOut), required=True)
+    outcome = fields.Nested(
+        OutcomeOut,
+        metadata={"description": "What a legal move led to, where the game judges more than the move "
+                                 "(Mammut Mambo: the dancers' mistakes). Absent otherwise."},
+    )
     state = _state("The state after the move when it is legal; null otherwise.", allow_none=True, required=True)
 
 
@@ -458,4 +475,65 @@ class MammaMiaMove(Schema):
     from_hand = _Counts(metadata={"description": "serve: ingredients the owner adds from their hand."})
 
 
-GAME_SCHEMAS = {"mamma-mia": (MammaMiaState, MammaMiaMove)}
+# ---- Mammut Mambo -------------------------------------------------------------------------------
+
+
+class MammutMamboCard(Schema):
+    type = fields.String(required=True, metadata={"description": "gesture or hunt."})
+    gesture = fields.String(metadata={"description": "One of the state's gestures (the shout is its name)."})
+    background = fields.String(metadata={"description": "outdoors (dance clockwise) or cave (counterclockwise)."})
+
+
+class MammutMamboPlayer(Schema):
+    pile = fields.List(fields.String(), required=True, validate=validate.Length(max=60), metadata={"description": "Face-down cards, top first."})
+    played = fields.List(fields.String(), required=True, validate=validate.Length(max=60),
+                         metadata={"description": "Cards turned this round, the visible one last."})
+
+
+class MammutMamboLast(Schema):
+    player = fields.Integer(strict=True, required=True)
+    card = fields.String(required=True)
+
+
+class MammutMamboState(Schema):
+    """The table of a Mammut Mambo game between two moments of play."""
+
+    game = fields.String(metadata={"example": "mammut-mambo"})
+    seed = fields.Integer(strict=True, required=True)
+    phase = fields.String(required=True, metadata={"description": "turn, dance (a gesture card was turned), hunt, or over."})
+    turn = fields.Integer(strict=True, required=True)
+    tribal_leader = fields.Integer(strict=True, required=True)
+    hunts = fields.Integer(strict=True, required=True, metadata={"description": "Hunts so far: the Stone Age stone's place (0 to 7)."})
+    gestures = fields.List(fields.String(), required=True, validate=validate.Length(max=20),
+                           metadata={"description": "The seven gestures; the rulebook names four."})
+    cards = fields.Dict(keys=fields.String(), values=fields.Nested(MammutMamboCard), required=True, validate=validate.Length(max=100))
+    players = fields.List(fields.Nested(MammutMamboPlayer), required=True, validate=validate.Length(min=1, max=10))
+    last = fields.Nested(MammutMamboLast, allow_none=True, required=True, metadata={"description": "The card just turned, awaiting its dance or hunt."})
+    winners = fields.List(fields.Integer(strict=True), required=True)
+    title = fields.String(metadata={"description": "Neanderthal of the Month or Club King, once the game is over."})
+    deck = fields.String(metadata={"description": "Present when the deck is Referee's default."})
+
+
+class MammutMamboStep(Schema):
+    gesture = fields.String(allow_none=True)
+    shout = fields.String(allow_none=True, metadata={"description": "The word called out; null for none."})
+
+
+class MammutMamboMove(Schema):
+    """A card turned, a dance performed, or a hunt."""
+
+    kind = fields.String(required=True, metadata={"description": "turn, dance or hunt."})
+    player = fields.Integer(strict=True, allow_none=True)
+    performances = fields.List(fields.List(fields.Nested(MammutMamboStep), allow_none=True), validate=validate.Length(max=10),
+                               metadata={"description": "dance: each player's steps, in player order; null for nothing."})
+    lagging = fields.List(fields.Integer(strict=True), validate=validate.Length(max=10),
+                          metadata={"description": "dance: players the tribal leader judged too slow."})
+    surplus = fields.List(fields.Integer(strict=True), validate=validate.Length(max=10),
+                          metadata={"description": "dance: erring players given one leftover penalty card each."})
+    pink = fields.Integer(strict=True, metadata={"description": "hunt: who caught the pink mammoth."})
+    empty_handed = fields.Integer(strict=True, metadata={"description": "hunt: who caught no mammoth."})
+    gifts = fields.List(fields.Integer(strict=True), validate=validate.Length(max=10),
+                        metadata={"description": "hunt: the players the pink hunter gives a card to."})
+
+
+GAME_SCHEMAS = {"mamma-mia": (MammaMiaState, MammaMiaMove), "mammut-mambo": (MammutMamboState, MammutMamboMove)}

@@ -1,7 +1,5 @@
 """Setting up, listing moves, adjudicating and replaying: the same routes for every game."""
 
-import random
-
 from flask_smorest import abort
 from marshmallow import ValidationError
 
@@ -23,31 +21,13 @@ blp = Blueprint("adjudicate", __name__, description="Game states, legal moves an
 
 
 def _worked_examples() -> dict:
-    """One request per Mamma Mia! move kind, on states the engine itself produced (seeded)."""
-    engine = engine_for("mamma-mia")
-    start = engine.setup(2, 1, {})
-    rng = random.Random(1)
-    state, serve = start, None
-    while serve is None:  # a seeded random game, until a revealed order can be served
-        moves = engine.legal_moves(state) or engine.legal_moves(start)
-        if not engine.legal_moves(state):
-            state = start
-        serve = next((m for m in moves if m["kind"] == "serve"), None)
-        if serve is None:
-            state = engine.apply(state, rng.choice(moves))
-    revealed = state["opening"]["order"]
-    turn = engine.legal_moves(start)[0]
-    examples = {
-        "turn": ("A legal turn: ingredients of one kind, then refill to 7", start, turn),
-        "turn-illegal": ("An illegal turn: salami and olives together", start,
-                         {"kind": "turn", "ingredients": {"salami": 1, "olive": 1}, "orders": [], "draw": {"kitchen": 2}}),
-        "pass": ("A pass, refused: the player still holds ingredients", start, {"kind": "pass", "draw": {}}),
-        "serve": ("The owner of the order just revealed completes it", state, serve),
-        "fail": ("The owner sends the revealed order back under their server pile", state, {"kind": "fail", "order": revealed}),
-    }
+    """One request per move kind of every game, on states its engine produced (seeded)."""
+    from service.engines import ENGINES
+
     return {
-        name: {"summary": summary, "value": {"state": st, "move": move, "lang": "en"}}
-        for name, (summary, st, move) in examples.items()
+        f"{game}/{name}": {"summary": f"{game}: {summary}", "value": {"state": state, "move": move, "lang": "en"}}
+        for game, engine in ENGINES.items()
+        for name, summary, state, move in engine.examples()
     }
 
 
@@ -55,7 +35,9 @@ def _engine(game: str):
     engine = engine_for(game)
     if engine is None:
         if game in library().games:
-            abort(404, message=f"Referee cannot adjudicate {game!r} yet. Games with an adjudicator: mamma-mia.")
+            from service.engines import ENGINES
+
+            abort(404, message=f"Referee cannot adjudicate {game!r} yet. Games with an adjudicator: {', '.join(ENGINES)}.")
         abort(404, message=f"No game {game!r}. Known games: {', '.join(library().games)}.")
     return engine
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from service.engines.base import Engine, InvalidMove, InvalidState, adjudicate, replay
 from service.engines.mamma_mia import MammaMia
+from service.engines.mammut_mambo import MammutMambo
 
-ENGINES: dict[str, Engine] = {"mamma-mia": MammaMia()}
+ENGINES: dict[str, Engine] = {"mamma-mia": MammaMia(), "mammut-mambo": MammutMambo()}
 
 
 def engine_for(game: str) -> Engine | None:

@@ -139,7 +139,11 @@ def adjudicate(engine: Engine, state: dict, move: dict, lang: str = "en") -> dic
     violations = engine.check(state, move, lang)
     if violations:
         return {"legal": False, "violations": [v.as_dict() for v in violations], "state": None}
-    return {"legal": True, "violations": [], "state": engine.apply(state, move)}
+    verdict = {"legal": True, "violations": [], "state": engine.apply(state, move)}
+    outcome = getattr(engine, "outcome", None)  # what a legal move led to, where the game says more
+    if outcome is not None and (described := outcome(state, move, lang)) is not None:
+        verdict["outcome"] = described
+    return verdict
 
 
 def replay(engine: Engine, state: dict, moves: list[dict], lang: str = "en") -> dict:

@@ -1100,6 +1100,28 @@ class MammaMia:
             state["kitchen"] = kitchen
             state["turn"] = oya
 
+    def examples(self) -> list[tuple[str, str, dict, dict]]:
+        """A worked example per move kind, on states from a seeded game: (name, summary, state, move)."""
+        start = self.setup(2, 1, {})
+        rng = random.Random(1)
+        state, serve = start, None
+        while serve is None:  # a seeded random game, until a revealed order can be served
+            moves = self.legal_moves(state)
+            if not moves:
+                state, moves = start, self.legal_moves(start)
+            serve = next((m for m in moves if m["kind"] == "serve"), None)
+            if serve is None:
+                state = self.apply(state, rng.choice(moves))
+        revealed = state["opening"]["order"]
+        return [
+            ("turn", "A legal turn: ingredients of one kind, then refill to 7", start, self.legal_moves(start)[0]),
+            ("turn-illegal", "An illegal turn: salami and olives together", start,
+             {"kind": "turn", "ingredients": {"salami": 1, "olive": 1}, "orders": [], "draw": {"kitchen": 2}}),
+            ("pass", "A pass, refused: the player still holds ingredients", start, {"kind": "pass", "draw": {}}),
+            ("serve", "The owner of the order just revealed completes it", state, serve),
+            ("fail", "The owner sends the revealed order back under their server pile", state, {"kind": "fail", "order": revealed}),
+        ]
+
     # -- legal moves and the result --------------------------------------------------------------
 
     def candidates(self, state: dict) -> list[dict]:

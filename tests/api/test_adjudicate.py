@@ -104,6 +104,7 @@ def test_setup_refuses_an_impossible_player_count_with_422(client):
 
 
 def test_games_without_an_adjudicator_and_unknown_games_are_404(client):
+    # Mamma, a board game with a city grid, has no engine yet.
     body = post(client, "/v1/games/mamma/setup", {"players": 3, "seed": 1}, status=404)
     assert "cannot adjudicate" in body["detail"]
     post(client, "/v1/games/chess/setup", {"players": 2, "seed": 1}, status=404)
@@ -113,5 +114,29 @@ def test_the_worked_examples_in_openapi_give_the_verdicts_they_describe(client, 
     from service.openapi import spec_dict
 
     examples = spec_dict(app)["paths"]["/v1/games/{game}/adjudicate"]["post"]["requestBody"]["content"]["application/json"]["examples"]
-    legal = {name: post(client, "/v1/games/mamma-mia/adjudicate", ex["value"])["legal"] for name, ex in examples.items()}
-    assert legal == {"turn": True, "turn-illegal": False, "pass": False, "serve": True, "fail": True}
+    legal = {}
+    for name, example in examples.items():
+        game = name.split("/")[0]
+        legal[name] = post(client, f"/v1/games/{game}/adjudicate", example["value"])["legal"]
+    assert legal == {
+        "mamma-mia/turn": True, "mamma-mia/turn-illegal": False, "mamma-mia/pass": False,
+        "mamma-mia/serve": True, "mamma-mia/fail": True,
+        "mammut-mambo/turn": True, "mammut-mambo/dance": True, "mammut-mambo/hunt": True,
+    }
+
+
+def test_a_mammut_mambo_dance_is_judged_over_http(client):
+    state = post(client, "/v1/games/mammut-mambo/setup", {"players": 3, "seed": 4})["state"]
+    state = post(client, "/v1/games/mammut-mambo/adjudicate", {"state": state, "move": {"kind": "turn"}})["state"]
+    if state["phase"] == "dance":
+        card = state["cards"][state["last"]["card"]]
+        wrong = [{"gesture": card["gesture"], "shout": "Hula"}]
+        right = [{"gesture": card["gesture"], "shout": card["gesture"]}]
+        move = {"kind": "dance", "performances": [right, wrong, right]}
+        verdict = post(client, "/v1/games/mammut-mambo/adjudicate", {"state": state, "move": move, "lang": "fr"})
+        assert verdict["legal"] is True
+        assert [(m["player"], m["code"]) for m in verdict["outcome"]["mistakes"]] == [(1, "mammut-mambo/dance.wrong-shout")]
+        assert verdict["outcome"]["mistakes"][0]["message"].startswith("Joueur 1")
+        assert verdict["state"]["turn"] == 1
+    else:
+        assert state["phase"] == "hunt"

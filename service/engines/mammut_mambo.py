@@ -1,0 +1,678 @@
+"""Mammut Mambo: a real-time dance game, judged after the fact.
+
+The state records the table between moments of play; the moves are what happened:
+* ``turn``: the player whose turn it is turns over the top card of their pile;
+* ``dance``: after a gesture card, every player's performance, a list of (gesture, shout) steps,
+  plus whom the tribal leader judged to lag behind, and who receives leftover penalty cards;
+* ``hunt``: after a hunt card, who caught the pink mammoth, who came away empty-handed, and the
+  two players the new tribal leader gives a card to.
+
+A dance is never illegal: mistakes are part of the game. The verdict on a dance is legal and
+lists every dancer's mistake (who, which rule, the rulebook's words) under ``outcome``, with the
+penalty applied in the state after it. Only the table's own decisions can break a rule: leftover
+cards given to a dancer who made no mistake, two players without a mammoth, and so on.
+
+Only four of the seven gestures are named in the rulebook (Bunga, Umba, Roarrr, Toc Toc Toc): the
+state names its gestures, and the default deck calls the other three "gesture 5" to "gesture 7".
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+import re
+from collections import Counter
+from itertools import combinations
+
+from service.engines.base import Citation, InvalidMove, InvalidState, Rule, Violation, run_rules
+
+GAME = "mammut-mambo"
+
+GESTURE_CARDS = 53  # components.1: "53 gesture cards"
+HUNT_CARDS = 7  # components.1: "7 hunt cards"
+MAMMOTHS = 5  # components.1: "5 wooden mammoths (4 brown, 1 pink)"
+GESTURES = 7  # gameplay.1: "seven different gestures"
+LAST_HUNT = 7  # game-end.1: "After the 7th mammoth hunt"
+GIFTS = 2  # step-4.1: "distribute 1 card each from their pile to two players"
+MIN_PLAYERS, MAX_PLAYERS = 2, MAMMOTHS + 1  # not stated: one mammoth fewer than players, 5 mammoths
+NAMED_GESTURES = ("Bunga", "Umba", "Roarrr", "Toc Toc Toc")
+BACKGROUNDS = ("outdoors", "cave")
+PHASES = ("turn", "dance", "hunt", "over")
+MOVE_KINDS = ("turn", "dance", "hunt")
+
+MISTAKES = ("wrong-gesture", "wrong-shout", "repeated-shout", "out-of-order", "missing", "lagging")
+
+
+def cite(anchor: str, quote: str) -> Citation:
+    return Citation(f"{GAME}.en.{anchor}", quote)
+
+
+def same_word(a: str | None, b: str | None) -> bool:
+    """Shouts compare without case, spaces or punctuation ("Toc Toc Toc" = "toc-toc-toc")."""
+    squeeze = lambda s: re.sub(r"\W+", "", s.lower())  # noqa: E731
+    return a is not None and b is not None and squeeze(a) == squeeze(b)
+
+
+# ---- the choreography --------------------------------------------------------------------------
+
+
+def visible(state: dict, player: int) -> str | None:
+    """The card lying face up in front of a player: the last one turned this round."""
+    played = state["players"][player]["played"]
+    return played[-1] if played else None
+
+
+def choreography(state: dict) -> list[dict]:
+    """The dance due after the card just turned: [{player, card, gesture, shout}] in order.
+
+    step-1.3 and step-2.1: the new card first, then all face-up cards, clockwise after an
+    outdoor card and counterclockwise after a cave card. step-3.1: a gesture lying face up more
+    than once is danced without its shout (shout None)."""
+    n = len(state["players"])
+    start = state["last"]["player"]
+    card = state["cards"][state["last"]["card"]]
+    step = 1 if card["background"] == "outdoors" else -1
+    order = [start] + [(start + step * k) % n for k in range(1, n)]
+    cards = [(p, visible(state, p)) for p in order if visible(state, p) is not None]
+    counts = Counter(state["cards"][c]["gesture"] for _, c in cards)
+    return [
+        {
+            "player": p,
+            "card": c,
+            "gesture": state["cards"][c]["gesture"],
+            "shout": None if counts[state["cards"][c]["gesture"]] > 1 else state["cards"][c]["gesture"],
+        }
+        for p, c in cards
+    ]
+
+
+def judge(expected: list[dict], steps: list[dict] | None) -> tuple[str, dict] | None:
+    """A dancer's first mistake against the choreography, as (kind, values), or None."""
+    if not steps:
+        return "missing", {"position": 1}
+    for position, (due, done) in enumerate(zip(expected, steps), start=1):
+        if not same_word(done.get("gesture"), due["gesture"]):
+            later = any(same_word(done.get("gesture"), e["gesture"]) for e in expected)
+            kind = "out-of-order" if later else "wrong-gesture"
+            return kind, {"position": position, "due": due["gesture"], "done": done.get("gesture")}
+        if due["shout"] is None and done.get("shout"):
+            return "repeated-shout", {"position": position, "due": due["gesture"], "done": done.get("shout")}
+        if due["shout"] is not None and not same_word(done.get("shout"), due["shout"]):
+            return "wrong-shout", {"position": position, "due": due["shout"], "done": done.get("shout") or "—"}
+    if len(steps) < len(expected):
+        return "missing", {"position": len(steps) + 1}
+    if len(steps) > len(expected):
+        extra = steps[len(expected)]
+        return "wrong-gesture", {"position": len(expected) + 1, "due": "—", "done": extra.get("gesture")}
+    return None
+
+
+def erring(state: dict, move: dict) -> dict[int, tuple[str, dict]]:
+    """Every dancer who made a mistake, with the first one."""
+    expected = choreography(state)
+    found = {}
+    for player, steps in enumerate(move["performances"]):
+        mistake = judge(expected, steps)
+        if mistake:
+            found[player] = mistake
+    for player in move["lagging"]:
+        found.setdefault(player, ("lagging", {}))
+    return found
+
+
+def played_cards(state: dict) -> list[str]:
+    return [c for p in state["players"] for c in p["played"]]
+
+
+# ---- the rules ----------------------------------------------------------------------------------
+
+MISTAKE_CITATION = cite("mambo-dud.1", "A mistake counts as any of the following three things.")
+PENALTY = cite("mambo-dud.2", "As a penalty, they take all the played cards and place them face down under their pile.")
+SPLIT = cite("mambo-dud.2", "If several of you make a mistake at the same time, the face-up cards are divided evenly among those players. If cards are left over, the tribal leader decides who receives the surplus cards. For harmony within the tribe, they divide them as fairly as possible.")
+HUNT = cite("step-4.1", "Each player tries to snatch a mammoth from the middle of the table as quickly as possible (and each player only one mammoth!).")
+MAMMOTHS_IN_PLAY = cite("setup.2", "Then place one wooden mammoth fewer in the middle of the table than there are players. The pink mammoth is always in play.")
+PINK = cite("step-4.1", "As a reward, they receive the tribal leader stand and distribute 1 card each from their pile to two players of their choice.")
+
+# The dancers' mistakes: not rules a move can break, but what the verdict on a dance reports.
+MISTAKE_MESSAGES = {
+    "wrong-gesture": (
+        cite("mambo-dud.1", "makes the wrong gesture or the wrong shout,"),
+        {
+            "en": "Player {player}, step {position}: made {done} where {due} was due: a wrong gesture.",
+            "fr": "Joueur {player}, pas {position} : a fait {done} au lieu de {due} : mauvais geste.",
+            "de": "Spieler {player}, Schritt {position}: machte {done} statt {due}: falsche Geste.",
+            "zh": "玩家 {player} 第 {position} 步：做了 {done}，應該是 {due}：手勢錯誤。",
+        },
+    ),
+    "wrong-shout": (
+        cite("mambo-dud.1", "makes the wrong gesture or the wrong shout,"),
+        {
+            "en": "Player {player}, step {position}: shouted {done} where {due} was due: a wrong shout.",
+            "fr": "Joueur {player}, pas {position} : a crié {done} au lieu de {due} : mauvais cri.",
+            "de": "Spieler {player}, Schritt {position}: rief {done} statt {due}: falscher Ruf.",
+            "zh": "玩家 {player} 第 {position} 步：喊了 {done}，應該喊 {due}：喊錯了。",
+        },
+    ),
+    "repeated-shout": (
+        cite("mambo-dud.1", "makes a shout even though the card is shown more than once (Step 3),"),
+        {
+            "en": "Player {player}, step {position}: shouted {done}, but {due} lies face up more than once: gesture only.",
+            "fr": "Joueur {player}, pas {position} : a crié {done}, mais {due} est visible plusieurs fois : le geste seul.",
+            "de": "Spieler {player}, Schritt {position}: rief {done}, aber {due} liegt mehrfach offen: nur die Geste.",
+            "zh": "玩家 {player} 第 {position} 步：喊了 {done}，但 {due} 面朝上不只一張：只能做手勢。",
+        },
+    ),
+    "out-of-order": (
+        cite("step-2.1", "If the newly turned card shows the Neanderthal outdoors, all face-up cards are danced clockwise (shout and gesture). If it shows the Neanderthal in the cave, all face-up cards are danced counterclockwise."),
+        {
+            "en": "Player {player}, step {position}: danced {done} out of order; {due} was due.",
+            "fr": "Joueur {player}, pas {position} : a dansé {done} dans le mauvais ordre ; {due} était attendu.",
+            "de": "Spieler {player}, Schritt {position}: tanzte {done} in falscher Reihenfolge; {due} war dran.",
+            "zh": "玩家 {player} 第 {position} 步：{done} 的順序錯了；應該是 {due}。",
+        },
+    ),
+    "missing": (
+        cite("mambo-dud.1", "lags too far behind the rest of the tribe (or does nothing at all)."),
+        {
+            "en": "Player {player} stopped at step {position}: the dance was not finished.",
+            "fr": "Le joueur {player} s’est arrêté au pas {position} : la danse n’était pas finie.",
+            "de": "Spieler {player} hörte bei Schritt {position} auf: Der Tanz war nicht zu Ende.",
+            "zh": "玩家 {player} 在第 {position} 步停下：舞還沒跳完。",
+        },
+    ),
+    "lagging": (
+        cite("mambo-dud.2", "In borderline cases, the tribal leader decides whether someone has made a mistake."),
+        {
+            "en": "Player {player} lagged too far behind the tribe, as the tribal leader judged.",
+            "fr": "Le joueur {player} a trop traîné derrière la tribu, selon le chef de tribu.",
+            "de": "Spieler {player} hinkte dem Stamm zu weit hinterher, so der Häuptling.",
+            "zh": "族長判定玩家 {player} 落後太多。",
+        },
+    ),
+}
+
+
+def _phase(state, move, phase, kind):
+    return state["phase"] == phase and move["kind"] == kind
+
+
+def check_game_over(state, move):
+    if state["phase"] == "over":
+        yield {}
+
+
+def check_judge_first(state, move):
+    if state["phase"] in ("dance", "hunt") and move["kind"] != state["phase"]:
+        yield {"due": state["phase"]}
+
+
+def check_nothing_to_judge(state, move):
+    if state["phase"] == "turn" and move["kind"] in ("dance", "hunt"):
+        yield {"kind": move["kind"]}
+
+
+def check_out_of_turn(state, move):
+    if _phase(state, move, "turn", "turn") and move.get("player") is not None and move["player"] != state["turn"]:
+        yield {"player": move["player"], "turn": state["turn"]}
+
+
+def check_surplus(state, move):
+    if not _phase(state, move, "dance", "dance"):
+        return
+    errs = sorted(erring(state, move))
+    total = len(played_cards(state))
+    left_over = total % len(errs) if errs else 0
+    given = move["surplus"]
+    if len(given) != left_over or len(set(given)) != len(given) or any(p not in errs for p in given):
+        yield {"count": left_over, "erring": ", ".join(map(str, errs)) or "—", "given": ", ".join(map(str, given)) or "—"}
+
+
+def check_one_empty_handed(state, move):
+    if _phase(state, move, "hunt", "hunt") and move["pink"] == move["empty_handed"]:
+        yield {"player": move["pink"]}
+
+
+def check_gifts(state, move):
+    if not _phase(state, move, "hunt", "hunt"):
+        return
+    pink, gifts = move["pink"], move["gifts"]
+    due = min(GIFTS, len(state["players"]) - 1, _pile_after_hunt(state, move, pink))
+    if len(gifts) != due or len(set(gifts)) != len(gifts) or pink in gifts:
+        yield {"due": due, "given": ", ".join(map(str, gifts)) or "—"}
+
+
+def _pile_after_hunt(state, move, player) -> int:
+    pile = len(state["players"][player]["pile"])
+    if player == move["empty_handed"]:
+        pile += len(played_cards(state))
+    return pile
+
+
+RULES: tuple[Rule, ...] = (
+    Rule(
+        "mammut-mambo/game.over",
+        (cite("game-end.1", "The game ends immediately if either of the following occurs:"),),
+        {
+            "en": "The game is over.", "fr": "La partie est finie.", "de": "Das Spiel ist vorbei.", "zh": "遊戲已經結束。",
+        },
+        check_game_over,
+    ),
+    Rule(
+        "mammut-mambo/phase.judge-first",
+        (cite("step-1.3", "If nobody has made a mistake (see page 5), the next player clockwise takes their turn"),
+         cite("step-4.1", "When a hunt card is turned over, the whole tribe goes on a mammoth hunt.")),
+        {
+            "en": "The card just turned must be danced or hunted first (a {due} is due).",
+            "fr": "La carte qui vient d’être retournée doit d’abord être dansée ou chassée (il faut une {due}).",
+            "de": "Die gerade aufgedeckte Karte muss erst getanzt oder gejagt werden (fällig: {due}).",
+            "zh": "剛翻開的卡必須先跳舞或狩獵（現在應該是 {due}）。",
+        },
+        check_judge_first,
+    ),
+    Rule(
+        "mammut-mambo/phase.nothing-to-judge",
+        (cite("step-1.1", "They turn over the top Mambo card of their pile as quickly as an arrow."),),
+        {
+            "en": "No card has been turned over: there is no {kind} to judge; a player turns a card first.",
+            "fr": "Aucune carte n’a été retournée : pas de {kind} à juger ; un joueur retourne d’abord une carte.",
+            "de": "Es wurde keine Karte aufgedeckt: kein {kind} zu beurteilen; erst deckt ein Spieler eine Karte auf.",
+            "zh": "還沒有翻開任何卡：沒有 {kind} 可判定；要先有玩家翻牌。",
+        },
+        check_nothing_to_judge,
+    ),
+    Rule(
+        "mammut-mambo/turn.out-of-turn",
+        (cite("step-1.3", "the next player clockwise takes their turn"), cite("next-round.1", "whoever made the mistake now turns over the first card.")),
+        {
+            "en": "It is player {turn}'s turn to turn over a card, not player {player}'s.",
+            "fr": "C’est au joueur {turn} de retourner une carte, pas au joueur {player}.",
+            "de": "Spieler {turn} deckt jetzt eine Karte auf, nicht Spieler {player}.",
+            "zh": "現在輪到玩家 {turn} 翻牌，不是玩家 {player}。",
+        },
+        check_out_of_turn,
+    ),
+    Rule(
+        "mammut-mambo/penalty.surplus",
+        (SPLIT,),
+        {
+            "en": "{count} leftover card(s) go one each to dancers who erred ({erring}); given to: {given}.",
+            "fr": "{count} carte(s) restante(s) vont une par joueur fautif ({erring}) ; données à : {given}.",
+            "de": "{count} übrige Karte(n) gehen je eine an Spieler mit Fehler ({erring}); vergeben an: {given}.",
+            "zh": "剩下的 {count} 張牌要一人一張分給犯錯的玩家（{erring}）；實際給了：{given}。",
+        },
+        check_surplus,
+        interpretation={
+            "en": "'As fairly as possible' is read as: at most one leftover card per erring dancer.",
+            "fr": "« Aussi équitablement que possible » est lu ainsi : au plus une carte restante par joueur fautif.",
+            "de": "„So gerecht wie möglich“ wird so gelesen: höchstens eine übrige Karte pro Spieler mit Fehler.",
+            "zh": "「盡量公平」解讀為：每位犯錯的玩家最多多拿一張剩下的牌。",
+        },
+    ),
+    Rule(
+        "mammut-mambo/hunt.one-mammoth-each",
+        (HUNT, MAMMOTHS_IN_PLAY),
+        {
+            "en": "Player {player} cannot both catch the pink mammoth and come away empty-handed.",
+            "fr": "Le joueur {player} ne peut pas à la fois attraper le mammouth rose et repartir les mains vides.",
+            "de": "Spieler {player} kann nicht das rosa Mammut fangen und zugleich leer ausgehen.",
+            "zh": "玩家 {player} 不可能既抓到粉紅色猛獁象又空手而歸。",
+        },
+        check_one_empty_handed,
+    ),
+    Rule(
+        "mammut-mambo/hunt.gifts",
+        (PINK,),
+        {
+            "en": "The hunter of the pink mammoth gives 1 card each to {due} other player(s); given to: {given}.",
+            "fr": "Le chasseur du mammouth rose donne 1 carte à {due} autre(s) joueur(s) ; données à : {given}.",
+            "de": "Der Jäger des rosa Mammuts gibt je 1 Karte an {due} andere Spieler; vergeben an: {given}.",
+            "zh": "抓到粉紅色猛獁象的玩家要各給 {due} 位其他玩家一張牌；實際給了：{given}。",
+        },
+        check_gifts,
+        interpretation={
+            "en": "With two players there is only one other player to give a card to; a hunter with fewer cards gives what they have.",
+            "fr": "À deux, il n’y a qu’un autre joueur à qui donner ; un chasseur avec moins de cartes donne ce qu’il a.",
+            "de": "Zu zweit gibt es nur einen anderen Spieler; ein Jäger mit weniger Karten gibt, was er hat.",
+            "zh": "兩人遊戲時只有一位其他玩家可給；牌不夠的獵人給出手上有的牌。",
+        },
+    ),
+)
+
+
+# ---- moves --------------------------------------------------------------------------------------
+
+
+def _index(value, n: int, field: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < n:
+        raise InvalidMove(field, f"a player index from 0 to {n - 1}")
+    return value
+
+
+def parse_move(state: dict, move: dict) -> dict:
+    kind = move.get("kind")
+    n = len(state["players"])
+    if kind not in MOVE_KINDS:
+        raise InvalidMove("kind", f"unknown move kind {kind!r}; one of {', '.join(MOVE_KINDS)}")
+    out = {"kind": kind}
+    if move.get("player") is not None:
+        out["player"] = _index(move["player"], n, "player")
+    if kind == "dance":
+        performances = move.get("performances") or []
+        if not isinstance(performances, list) or len(performances) > n:
+            raise InvalidMove("performances", f"one list of steps per player ({n}); null for a player who did nothing")
+        performances = performances + [None] * (n - len(performances))
+        for i, steps in enumerate(performances):
+            if steps is not None and not (isinstance(steps, list) and all(isinstance(s, dict) for s in steps)):
+                raise InvalidMove(f"performances[{i}]", "a list of {gesture, shout} steps, or null")
+        out["performances"] = performances
+        out["lagging"] = sorted({_index(p, n, "lagging") for p in move.get("lagging") or []})
+        out["surplus"] = [_index(p, n, "surplus") for p in move.get("surplus") or []]
+    elif kind == "hunt":
+        out["pink"] = _index(move.get("pink"), n, "pink")
+        out["empty_handed"] = _index(move.get("empty_handed"), n, "empty_handed")
+        out["gifts"] = [_index(p, n, "gifts") for p in move.get("gifts") or []]
+    return out
+
+
+def canonical(state: dict, move: dict) -> dict:
+    """What a move changes: for a dance, who erred and who takes leftovers, not every step."""
+    move = parse_move(state, move)
+    move.pop("player", None)
+    if move["kind"] == "dance" and state["phase"] == "dance":
+        return {"kind": "dance", "erring": sorted(erring(state, move)), "surplus": sorted(move["surplus"])}
+    if move["kind"] == "hunt":
+        move["gifts"] = sorted(move["gifts"])
+    return move
+
+
+# ---- the engine ---------------------------------------------------------------------------------
+
+
+def default_cards(gestures: list[str]) -> dict:
+    """Referee's deck: 53 gesture cards spread over the 7 gestures and both backgrounds as evenly
+    as 53 allows, and 7 hunt cards. The rulebook does not give the real distribution."""
+    cards = {}
+    for i in range(GESTURE_CARDS):
+        gesture = gestures[i % GESTURES]
+        background = BACKGROUNDS[(i // GESTURES) % 2]
+        cards[f"g{i + 1:02d}"] = {"type": "gesture", "gesture": gesture, "background": background}
+    for i in range(HUNT_CARDS):
+        cards[f"h{i + 1}"] = {"type": "hunt"}
+    return cards
+
+
+DEFAULT_GESTURES = list(NAMED_GESTURES) + ["gesture 5", "gesture 6", "gesture 7"]
+DEFAULT_DECK_LABEL = ("Referee's default deck: the rulebook names four gestures and does not give the "
+                      "distribution of cards; 'gesture 5' to 'gesture 7' stand for the unnamed ones.")
+
+
+class MammutMambo:
+    game = GAME
+    rules = RULES
+
+    def setup(self, players: int, seed: int, options: dict | None = None) -> dict:
+        """setup.1-4: the cards dealt evenly, one mammoth fewer than players, a tribal leader."""
+        options = options or {}
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise InvalidState("players", f"{MIN_PLAYERS} to {MAX_PLAYERS} players (5 mammoths, one fewer than players)")
+        leader = options.get("tribal_leader", 0)
+        if not isinstance(leader, int) or isinstance(leader, bool) or not 0 <= leader < players:
+            raise InvalidState("options.tribal_leader", f"a player index from 0 to {players - 1}")
+        gestures = list(options.get("gestures") or DEFAULT_GESTURES)
+        cards = options.get("cards") or default_cards(gestures)
+        deck = sorted(cards)
+        random.Random(f"{GAME}:{seed}:setup").shuffle(deck)
+        if len(deck) % players:
+            raise InvalidState("players", f"{len(deck)} cards cannot be dealt evenly to {players} players")
+        share = len(deck) // players
+        state = {
+            "game": GAME,
+            "seed": seed,
+            "phase": "turn",
+            "turn": leader,  # step-1.1: "The tribal leader begins."
+            "tribal_leader": leader,
+            "hunts": 0,
+            "gestures": gestures,
+            "cards": cards,
+            "players": [{"pile": deck[p * share:(p + 1) * share], "played": []} for p in range(players)],
+            "last": None,
+            "winners": [],
+        }
+        if not options.get("cards"):
+            state["deck"] = DEFAULT_DECK_LABEL
+        self.validate(state)
+        return state
+
+    def validate(self, state: dict) -> None:
+        if state.get("game", GAME) != GAME:
+            raise InvalidState("game", f"this is a {GAME} state, not {state.get('game')!r}")
+        n = len(state["players"])
+        if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+            raise InvalidState("players", f"{MIN_PLAYERS} to {MAX_PLAYERS} players, not {n}")
+        if state["phase"] not in PHASES:
+            raise InvalidState("phase", f"one of {', '.join(PHASES)}")
+        for field in ("turn", "tribal_leader"):
+            if not 0 <= state[field] < n:
+                raise InvalidState(field, f"a player index from 0 to {n - 1}")
+        if not 0 <= state["hunts"] <= LAST_HUNT:
+            raise InvalidState("hunts", f"the stone moves once per hunt, {LAST_HUNT} at most")
+        gestures = state["gestures"]
+        if len(gestures) != GESTURES or len(set(gestures)) != GESTURES:
+            raise InvalidState("gestures", f"{GESTURES} different gestures")
+        kinds = Counter()
+        for cid, card in state["cards"].items():
+            if card.get("type") == "hunt":
+                kinds["hunt"] += 1
+            elif card.get("type") == "gesture":
+                if card.get("gesture") not in gestures:
+                    raise InvalidState(f"cards.{cid}.gesture", f"one of the state's gestures: {', '.join(gestures)}")
+                if card.get("background") not in BACKGROUNDS:
+                    raise InvalidState(f"cards.{cid}.background", "outdoors or cave")
+                kinds["gesture"] += 1
+            else:
+                raise InvalidState(f"cards.{cid}.type", "gesture or hunt")
+        if kinds["gesture"] != GESTURE_CARDS or kinds["hunt"] != HUNT_CARDS:
+            raise InvalidState("cards", f"{GESTURE_CARDS} gesture cards and {HUNT_CARDS} hunt cards, not {kinds['gesture']} and {kinds['hunt']}")
+        places = {}
+        for i, p in enumerate(state["players"]):
+            for where in ("pile", "played"):
+                for j, cid in enumerate(p[where]):
+                    path = f"players[{i}].{where}[{j}]"
+                    if cid not in state["cards"]:
+                        raise InvalidState(path, f"no card {cid!r} in cards")
+                    if cid in places:
+                        raise InvalidState(path, f"card {cid} is also at {places[cid]}")
+                    places[cid] = path
+        missing = set(state["cards"]) - set(places)
+        if missing:
+            raise InvalidState("cards", f"{len(missing)} card(s) are nowhere, e.g. {sorted(missing)[0]}")
+        for i, p in enumerate(state["players"]):
+            if any(state["cards"][c]["type"] == "hunt" for c in p["played"]) and state["phase"] != "hunt":
+                raise InvalidState(f"players[{i}].played", "a hunt card lies face up only until the hunt")
+        last = state["last"]
+        if state["phase"] in ("dance", "hunt"):
+            if not isinstance(last, dict) or not 0 <= last.get("player", -1) < n:
+                raise InvalidState("last", "after a card is turned, the state records who turned which card")
+            if visible(state, last["player"]) != last.get("card"):
+                raise InvalidState("last.card", "the card just turned lies face up on top of its player's cards")
+            expected = "hunt" if state["cards"][last["card"]]["type"] == "hunt" else "dance"
+            if state["phase"] != expected:
+                raise InvalidState("phase", f"a {state['cards'][last['card']]['type']} card calls for a {expected}")
+        elif state["phase"] == "turn":
+            if last is not None:
+                raise InvalidState("last", "no card awaits a dance or hunt between turns")
+            if not state["players"][state["turn"]]["pile"]:
+                raise InvalidState("turn", "the player to turn a card has none: the game would be over")
+
+    # -- moves ----------------------------------------------------------------------------------
+
+    def check(self, state: dict, move: dict, lang: str = "en") -> list[Violation]:
+        return run_rules(self.rules, state, parse_move(state, move), lang)
+
+    def outcome(self, state: dict, move: dict, lang: str = "en") -> dict | None:
+        """What a legal dance or hunt led to: every mistake, who takes which cards, who begins."""
+        move = parse_move(state, move)
+        if move["kind"] != "dance":
+            return None
+        mistakes = []
+        for player, (kind, values) in sorted(erring(state, move).items()):
+            citation, messages = MISTAKE_MESSAGES[kind]
+            template = messages.get(lang) or messages["en"]
+            mistakes.append({
+                "player": player,
+                "code": f"{GAME}/dance.{kind}",
+                "message": template.format(player=player, **values),
+                "citations": [citation.as_dict(), PENALTY.as_dict()],
+            })
+        return {"choreography": [{k: v for k, v in step.items()} for step in choreography(state)],
+                "mistakes": mistakes}
+
+    def apply(self, state: dict, move: dict) -> dict:
+        move = parse_move(state, move)
+        state = copy.deepcopy(state)
+        getattr(self, f"_{move['kind']}")(state, move)
+        return state
+
+    def _turn(self, state, move) -> None:
+        p = state["turn"]
+        card = state["players"][p]["pile"].pop(0)
+        state["players"][p]["played"].append(card)
+        state["last"] = {"player": p, "card": card}
+        state["phase"] = "hunt" if state["cards"][card]["type"] == "hunt" else "dance"
+
+    def _dance(self, state, move) -> None:
+        n = len(state["players"])
+        turner = state["last"]["player"]
+        errs = sorted(erring(state, move))
+        state["last"] = None
+        if not errs:  # step-1.3: the next player clockwise turns a card
+            if not state["players"][turner]["pile"]:  # game-end.1 a): the last card, danced without a mistake
+                self._over(state, [turner], "Neanderthal of the Month")
+                return
+            state["phase"] = "turn"
+            state["turn"] = self._holding_cards(state, turner + 1)
+            return
+        cards = played_cards(state)
+        share, _ = divmod(len(cards), len(errs))
+        at = 0
+        for p in errs:  # mambo-dud.2: the played cards, divided evenly, go face down under the piles
+            take = share + (1 if p in move["surplus"] else 0)
+            state["players"][p]["pile"].extend(cards[at:at + take])
+            at += take
+        for p in state["players"]:
+            p["played"] = []
+        if turner not in errs and not state["players"][turner]["pile"]:
+            self._over(state, [turner], "Neanderthal of the Month")
+            return
+        leader = state["tribal_leader"]  # next-round.1: the erring player closest clockwise to the leader
+        state["turn"] = self._holding_cards(state, min(errs, key=lambda p: (p - leader) % n))
+        state["phase"] = "turn"
+
+    def _hunt(self, state, move) -> None:
+        turner = state["last"]["player"]
+        empty, pink = move["empty_handed"], move["pink"]
+        state["players"][empty]["pile"].extend(played_cards(state))  # step-4.1: all face-up cards
+        for p in state["players"]:
+            p["played"] = []
+        state["tribal_leader"] = pink
+        for receiver in move["gifts"]:  # one card each from the new leader's pile
+            state["players"][receiver]["pile"].append(state["players"][pink]["pile"].pop(0))
+        state["hunts"] += 1  # the Stone Age stone moves on
+        state["last"] = None
+        state["phase"] = "turn"
+        state["turn"] = empty  # they begin the new round
+        done = [p for p in (turner, pink) if not state["players"][p]["pile"]]
+        if done:  # game-end.1 a): no cards left (the last card turned, or given away by the leader)
+            self._over(state, sorted(set(done)), "Neanderthal of the Month")
+        elif state["hunts"] == LAST_HUNT:  # game-end.1 b): fewest cards wins
+            fewest = min(len(p["pile"]) for p in state["players"])
+            self._over(state, [i for i, p in enumerate(state["players"]) if len(p["pile"]) == fewest], "Club King")
+
+    @staticmethod
+    def _holding_cards(state, start: int) -> int:
+        """The first player from ``start`` clockwise who has a card to turn.
+
+        Referee's reading, the rulebook being silent: a dancer who erred but received no card
+        (more erring dancers than played cards) has an empty pile without having won (game-end.1 a)
+        needs a dance without a mistake); their turns pass on until a penalty gives them cards."""
+        n = len(state["players"])
+        return next((start + k) % n for k in range(n) if state["players"][(start + k) % n]["pile"])
+
+    def _over(self, state, winners: list[int], title: str) -> None:
+        state["phase"] = "over"
+        state["winners"] = winners
+        state["title"] = title
+        state["last"] = None
+
+    def examples(self) -> list[tuple[str, str, dict, dict]]:
+        """A worked example per move kind, on states from a seeded game: (name, summary, state, move)."""
+        start = self.setup(4, 1, {})
+        state, rng, dance, hunt = start, random.Random(1), None, None
+        while dance is None or hunt is None:
+            if state["phase"] == "dance" and dance is None:
+                dance = state
+            if state["phase"] == "hunt" and hunt is None:
+                hunt = state
+            moves = self.legal_moves(state) or self.legal_moves(start)
+            state = self.apply(state if self.legal_moves(state) else start, rng.choice(moves))
+        steps = [{"gesture": s["gesture"], "shout": s["shout"]} for s in choreography(dance)]
+        slips = [dict(s, shout=s["gesture"]) for s in steps]  # shouting on every step
+        performances = [steps] * len(dance["players"])
+        performances[1] = slips  # one erring dancer takes every played card: nothing left over
+        return [
+            ("turn", "The player whose turn it is turns over their top card", start, {"kind": "turn"}),
+            ("dance", "Everyone dances the due choreography but player 1, who shouts on every step",
+             dance, {"kind": "dance", "performances": performances, "lagging": [], "surplus": []}),
+            ("hunt", "Player 2 catches the pink mammoth, player 0 none; player 2 gives a card to players 1 and 3",
+             hunt, {"kind": "hunt", "pink": 2, "empty_handed": 0, "gifts": [1, 3]}),
+        ]
+
+    def candidates(self, state: dict) -> list[dict]:
+        n = len(state["players"])
+        if state["phase"] == "turn":
+            return [{"kind": "turn"}]
+        if state["phase"] == "hunt":
+            out = []
+            for pink in range(n):
+                for empty in range(n):
+                    others = [p for p in range(n) if p != pink]
+                    for size in range(0, GIFTS + 1):
+                        for gifts in combinations(others, size):
+                            out.append({"kind": "hunt", "pink": pink, "empty_handed": empty, "gifts": list(gifts)})
+            return out
+        if state["phase"] == "dance":
+            perfect = [[{"gesture": s["gesture"], "shout": s["shout"]} for s in choreography(state)] for _ in range(n)]
+            total = len(played_cards(state))
+            out = []
+            for size in range(0, n + 1):
+                for errs in combinations(range(n), size):
+                    performances = [None if p in errs else perfect[p] for p in range(n)]
+                    left = total % size if size else 0
+                    for surplus in combinations(errs, left):
+                        out.append({"kind": "dance", "performances": performances, "lagging": [], "surplus": list(surplus)})
+            return out
+        return []
+
+    def legal_moves(self, state: dict) -> list[dict]:
+        """Candidates that break no rule. A dance is listed once per outcome (who errs, who takes
+        leftovers): any performance with the same outcome is the same move (``canonical``)."""
+        self.validate(state)
+        return [m for m in self.candidates(state) if not run_rules(self.rules, state, parse_move(state, m))]
+
+    def result(self, state: dict) -> dict | None:
+        if state["phase"] != "over":
+            return None
+        rows = sorted(
+            ({"player": i, "cards": len(p["pile"])} for i, p in enumerate(state["players"])),
+            key=lambda r: r["cards"],
+        )
+        for row in rows:
+            row["rank"] = 1 + sum(1 for r in rows if r["cards"] < row["cards"])
+        winners = state["winners"]
+        return {
+            "standings": rows,
+            "winners": winners,
+            "title": state.get("title"),
+            "tie_break": "the tribal leader decides which of those tied has won" if len(winners) > 1 else None,
+            "shared": len(winners) > 1,
+        }
