@@ -5,8 +5,9 @@ from __future__ import annotations
 from service.engines.base import Engine, InvalidMove, InvalidState, adjudicate, replay
 from service.engines.mamma_mia import MammaMia
 from service.engines.mammut_mambo import MammutMambo
+from service.engines.moemmen import Moemmen
 
-ENGINES: dict[str, Engine] = {"mamma-mia": MammaMia(), "mammut-mambo": MammutMambo()}
+ENGINES: dict[str, Engine] = {"mamma-mia": MammaMia(), "mammut-mambo": MammutMambo(), "moemmen": Moemmen()}
 
 
 def engine_for(game: str) -> Engine | None:

@@ -132,34 +132,42 @@ def _mutate(value, path, new):
 
 
 _DELETE = object()
-_GAME = {}
 
 
-def _game_state(client):
-    if not _GAME:
-        _GAME["state"] = client.post("/v1/games/mamma-mia/setup", json={"players": 3, "seed": 3}).get_json()["state"]
-    return _GAME["state"]
+def _examples():
+    from service.engines import ENGINES
+
+    return [(game, state, move) for game, engine in ENGINES.items() for _, _, state, move in engine.examples()]
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(data=st.data(), new=st.one_of(json_values, st.just(_DELETE), st.integers(-3, 20), st.sampled_from(
-    ["salami", "olive", "mamma-mia", "green-1", "red-8", "oven", "play", "over", "zh", "fr"])))
+EXAMPLES = _examples()
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data(), new=st.one_of(json_values, st.just(_DELETE), st.integers(-3, 70), st.sampled_from(
+    ["salami", "olive", "mamma-mia", "green-1", "red-8", "oven", "play", "over", "zh", "fr", "dance", "hunt",
+     "g01", "h1", "Bunga", "cave", "mommen", "tim-1", "red-1", "red+1"])))
 def test_mutated_states_never_give_a_500(client, data, new):
-    state = _game_state(client)
+    game, state, move = data.draw(st.sampled_from(EXAMPLES))
     path = data.draw(st.sampled_from([p for p in _paths(state) if p]))
     mutated = _mutate(state, path, new)
-    move = data.draw(st.sampled_from([
-        {"kind": "turn", "ingredients": {"salami": 1}, "orders": [], "draw": {"kitchen": 1}},
-        {"kind": "pass", "draw": {"server_pile": 1}},
-        {"kind": "serve", "order": "green-1", "ingredient": "olive", "from_hand": {"olive": 1}},
-        {"kind": "fail", "order": "red-2"},
-    ]))
-    for route, body in [("legal-moves", {"state": mutated}), ("adjudicate", {"state": mutated, "move": move}),
-                        ("replay", {"state": mutated, "moves": [move, move]})]:
-        assert_sane(client.post(f"/v1/games/mamma-mia/{route}", json=body))
+    other_move = data.draw(st.sampled_from([m for g, _, m in EXAMPLES if g == game]))
+    for route, body in [("legal-moves", {"state": mutated}), ("adjudicate", {"state": mutated, "move": other_move}),
+                        ("replay", {"state": mutated, "moves": [move, other_move]})]:
+        assert_sane(client.post(f"/v1/games/{game}/{route}", json=body))
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_mutated_moves_never_give_a_500(client, data):
+    game, state, move = data.draw(st.sampled_from(EXAMPLES))
+    path = data.draw(st.sampled_from([p for p in _paths(move) if p] or [("kind",)]))
+    mutated = _mutate(move, path, data.draw(st.one_of(json_values, st.just(_DELETE), st.integers(-3, 70))))
+    assert_sane(client.post(f"/v1/games/{game}/adjudicate", json={"state": state, "move": mutated}))
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(body=json_values, route=st.sampled_from(["setup", "legal-moves", "adjudicate", "replay"]))
-def test_junk_to_the_adjudicator_never_gives_a_500(client, body, route):
-    assert_sane(client.post(f"/v1/games/mamma-mia/{route}", json=body))
+@given(body=json_values, route=st.sampled_from(["setup", "legal-moves", "adjudicate", "replay"]),
+       game=st.sampled_from(["mamma-mia", "mammut-mambo", "moemmen", "mamma"]))
+def test_junk_to_the_adjudicator_never_gives_a_500(client, body, route, game):
+    assert_sane(client.post(f"/v1/games/{game}/{route}", json=body))

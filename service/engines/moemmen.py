@@ -1,0 +1,584 @@
+"""Mömmen: what the short rules summary states, with every reading Referee had to choose.
+
+The summary gives no card list: the state carries each card's kind (plus, minus, tim, benny),
+colour and value, and the default deck is Referee's. Its readings (each rule that rests on one
+says so in its verdict, and INTERPRETATIONS lists them all):
+
+* a turn is one option: swap, Benny, Tim ("Mömmen") or pass. Benny and exchanging the table
+  (3 or more minus cards showing) leave the turn to the same player; the others end it;
+* "once per round" for the swap is read as once per round of turns: a swap ends the turn, so a
+  player swaps at most once each time around the table. Read as once per scoring round, hands
+  could hardly change: in 3 seeded games of 20,000 moves each, no round ever ended;
+* the plain swap (option 1) takes any table card; the exchange after Tim takes a plus card of the
+  given card's colour, unless the card given is a minus card (the SPECIAL CASE, and Tim the
+  Shearer), which may be exchanged for any table card;
+* a Tim or Benny played goes to the discard pile; an opponent with no plus, Tim or Benny card to
+  lay down cannot answer a Mömmen and is passed over;
+* when the deck runs out, the discard pile is shuffled (from the seed) into a new deck;
+* at the end of a round each player scores with the colour that gives them most points; the next
+  round begins with the player after the one who began the last; when several players reach 100
+  in the same round, the highest total wins.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections import Counter
+
+from service.engines.base import Citation, InvalidMove, InvalidState, Rule, Violation, run_rules
+
+GAME = "moemmen"
+HAND = 6  # benny.1: "replenish to 6 cards in hand"
+TABLE = 5  # benny.1: "5 new cards from the deck are revealed"
+SET = 6  # goal.1: "Collect 6 plus cards of one color."
+MINUS_TO_EXCHANGE = 3  # table-exchange.1: "If 3 or more minus cards are on the table"
+TIM_BENNY_PENALTY = 3  # scoring.1: "cards each subtract 3 points"
+OTHER_COLOUR_PENALTY = 1  # scoring.1: "Each plus card of other colors subtracts one point."
+TARGET = 100  # game-end.1: "Whoever reaches 100 points first wins the game."
+MIN_PLAYERS, MAX_PLAYERS = 2, 6  # not stated; 6 cards each and 5 on the table from the deck
+KINDS = ("plus", "minus", "tim", "benny")
+PHASES = ("play", "mommen", "over")
+MOVE_KINDS = ("swap", "benny", "tim", "respond", "exchange-table", "pass")
+COLOURS = ("red", "yellow", "green", "blue")  # the default deck's; the summary names none
+
+INTERPRETATIONS = {
+    "turn": "A turn is one option; Benny and exchanging the table leave the turn to the same player.",
+    "once-per-round": "The swap's 'once per round' is once per round of turns: a swap ends the turn.",
+    "swap": "The plain swap may take any table card; only the exchange after Tim asks for a plus card of the same colour.",
+    "tim-card": "A Tim or Benny card played goes to the discard pile.",
+    "answer": "An opponent with no plus, Tim or Benny card cannot answer a Mömmen and is passed over.",
+    "deck": "When the deck runs out, the discard pile is shuffled into a new deck.",
+    "score": "Each player scores with the colour that gives them most points.",
+    "next-round": "The next round begins with the player after the one who began the last.",
+    "end": "When several players reach 100 in the same round, the highest total wins.",
+}
+
+
+def cite(anchor: str, quote: str) -> Citation:
+    return Citation(f"{GAME}.en.{anchor}", quote)
+
+
+def _interpretation(en, fr, de, zh):
+    return {"en": en, "fr": fr, "de": de, "zh": zh}
+
+
+# ---- reading a state ------------------------------------------------------------------------
+
+
+def card(state, cid) -> dict:
+    return state["cards"][cid]
+
+
+def minus_on_table(state) -> list[str]:
+    return [c for c in state["table"] if card(state, c)["kind"] == "minus"]
+
+
+def can_answer(state, player: int) -> bool:
+    return any(card(state, c)["kind"] in ("plus", "tim", "benny") for c in state["players"][player]["hand"])
+
+
+def six_of_a_colour(state, player: int) -> str | None:
+    colours = Counter(card(state, c)["colour"] for c in state["players"][player]["hand"] if card(state, c)["kind"] == "plus")
+    return next((colour for colour, n in colours.items() if n >= SET), None)
+
+
+def score(state, player: int) -> tuple[int, str | None]:
+    """scoring.1, with the colour that gives the player most points (Referee's reading)."""
+    hand = [card(state, c) for c in state["players"][player]["hand"]]
+    colours = sorted({c["colour"] for c in hand if c["kind"] == "plus"}) or [None]
+    fixed = sum(c["value"] for c in hand if c["kind"] == "minus")
+    fixed -= TIM_BENNY_PENALTY * sum(1 for c in hand if c["kind"] in ("tim", "benny"))
+
+    def points(colour):
+        return fixed + sum(c["value"] if c["colour"] == colour else -OTHER_COLOUR_PENALTY for c in hand if c["kind"] == "plus")
+
+    best = max(colours, key=lambda colour: (points(colour), colour or ""))
+    return points(best), best
+
+
+# ---- the rules ------------------------------------------------------------------------------
+
+SWAP = cite("swap.1", "Each player may once per round swap 1 card from his hand for 1 card on the table. This ends his turn.")
+BENNY = cite("benny.1", "The player discards the \"Benny\" card and says that he would like new cards on the table.")
+TIM = cite("tim.1", "The player plays the \"Tim\" card and loudly calls \"Mömmen\".")
+TIM_NEEDS_MINUS = cite("tim.2", "May not be played if no minus card on the table and player does not put a minus card there.")
+SPECIAL = cite("tim.2", "SPECIAL CASE: If he puts a minus card on the table, he can take in exchange any table card he likes. He is not required to exchange it for a plus card of the same color!")
+SHEARER = cite("tim.3", "When \"Tim the Shearer\" is played, the player can then exchange a minus card from his hand for the card of his choice from the table.")
+ANSWER = cite("tim.2", "The other players must now, as their only options, take a minus card into hand and put onto the table either a plus card, a \"Tim\" or a \"Benny\" card. A minus card may not be laid down.")
+RESUME = cite("tim.2", "When every opponent has taken a minus card, or there are none left on the table, play resumes as normal.")
+EXCHANGE = cite("table-exchange.1", "If 3 or more minus cards are on the table, a player can exchange the table cards for 5 new ones from the deck.")
+OPTIONS = cite("options.1", "There are 4 different options which can be played in various orders.")
+
+
+def _playing(state, move, *kinds):
+    return state["phase"] == "play" and move["kind"] in kinds
+
+
+def check_game_over(state, move):
+    if state["phase"] == "over":
+        yield {}
+
+
+def check_answer_first(state, move):
+    if state["phase"] == "mommen" and move["kind"] != "respond":
+        yield {"player": state["mommen"]["pending"][0]}
+
+
+def check_no_mommen(state, move):
+    if state["phase"] == "play" and move["kind"] == "respond":
+        yield {}
+
+
+def check_out_of_turn(state, move):
+    if move.get("player") is None or state["phase"] == "over":
+        return
+    due = state["mommen"]["pending"][0] if state["phase"] == "mommen" else state["turn"]
+    if move["player"] != due:
+        yield {"player": move["player"], "due": due}
+
+
+def _mover(state):
+    return state["mommen"]["pending"][0] if state["phase"] == "mommen" else state["turn"]
+
+
+def check_in_hand(state, move):
+    if state["phase"] == "over":
+        return
+    hand = state["players"][_mover(state)]["hand"]
+    fields = ("card",) if move["kind"] == "tim" else ("give", "card")  # Tim's exchange: tim.exchange
+    for field in fields:
+        if move.get(field) is not None and move[field] not in hand:
+            yield {"card": move[field]}
+
+
+def check_on_table(state, move):
+    if state["phase"] != "over" and move.get("take") is not None and move["take"] not in state["table"]:
+        yield {"card": move["take"]}
+
+
+def check_benny_card(state, move):
+    if _playing(state, move, "benny") and move["card"] in state["cards"] and card(state, move["card"])["kind"] != "benny":
+        yield {"card": move["card"]}
+
+
+def check_tim_card(state, move):
+    if _playing(state, move, "tim") and move["card"] in state["cards"] and card(state, move["card"])["kind"] != "tim":
+        yield {"card": move["card"]}
+
+
+def check_tim_needs_minus(state, move):
+    if _playing(state, move, "tim") and not minus_on_table(state):
+        gives_minus = move.get("give") is not None and card(state, move["give"])["kind"] == "minus"
+        if not gives_minus:
+            yield {}
+
+
+def hand_after_tim(state, tim: str) -> list[str]:
+    """The hand the exchange after Tim is made from: the Tim played, the new card drawn."""
+    preview = copy.deepcopy(state)
+    hand = preview["players"][preview["turn"]]["hand"]
+    if tim in hand:
+        hand.remove(tim)
+        preview["discard"].append(tim)
+        Moemmen._refill(preview, preview["turn"])
+    return hand
+
+
+def check_tim_exchange(state, move):
+    if not _playing(state, move, "tim"):
+        return
+    give, take = move.get("give"), move.get("take")
+    if give is None and take is None:
+        return
+    if give is None or take is None or give == move["card"] or give not in hand_after_tim(state, move["card"]):
+        yield {"give": give or "—", "take": take or "—"}
+        return
+    given, taken = card(state, give), card(state, take)
+    if given["kind"] == "minus":
+        return  # the SPECIAL CASE: any table card
+    if taken["kind"] != "plus" or taken.get("colour") != given.get("colour"):
+        yield {"give": give, "take": take}
+
+
+def check_answer_takes_minus(state, move):
+    if state["phase"] == "mommen" and move["kind"] == "respond" and move["take"] in state["table"]:
+        if card(state, move["take"])["kind"] != "minus":
+            yield {"card": move["take"]}
+
+
+def check_answer_gives(state, move):
+    if state["phase"] == "mommen" and move["kind"] == "respond" and move["give"] in state["cards"]:
+        if card(state, move["give"])["kind"] == "minus":
+            yield {"card": move["give"]}
+
+
+def check_table_exchange(state, move):
+    if _playing(state, move, "exchange-table") and len(minus_on_table(state)) < MINUS_TO_EXCHANGE:
+        yield {"minus": len(minus_on_table(state))}
+
+
+RULES: tuple[Rule, ...] = (
+    Rule("moemmen/game.over", (cite("game-end.1", "Whoever reaches 100 points first wins the game."),),
+         {"en": "The game is over.", "fr": "La partie est finie.", "de": "Das Spiel ist vorbei.", "zh": "遊戲已經結束。"},
+         check_game_over),
+    Rule("moemmen/mommen.answer-first", (ANSWER, RESUME),
+         {"en": "Mömmen was called: player {player} must answer (take a minus card, lay down a plus, Tim or Benny card) before play resumes.",
+          "fr": "Mömmen a été annoncé : le joueur {player} doit répondre (prendre une carte moins, poser une carte plus, Tim ou Benny) avant que le jeu reprenne.",
+          "de": "Mömmen wurde gerufen: Spieler {player} muss antworten (eine Minuskarte nehmen, eine Plus-, Tim- oder Benny-Karte legen), bevor es weitergeht.",
+          "zh": "有人喊了「Mömmen」：玩家 {player} 必須先回應（拿一張減分卡，放下一張加分卡、Tim 或 Benny），之後才恢復正常進行。"},
+         check_answer_first),
+    Rule("moemmen/mommen.none-called", (TIM,),
+         {"en": "Nobody called Mömmen: there is nothing to answer.", "fr": "Personne n’a annoncé Mömmen : il n’y a rien à répondre.",
+          "de": "Niemand hat Mömmen gerufen: Es gibt nichts zu beantworten.", "zh": "沒有人喊「Mömmen」：不需要回應。"},
+         check_no_mommen),
+    Rule("moemmen/turn.out-of-turn", (OPTIONS,),
+         {"en": "Player {player} is not the one to play: player {due} is.", "fr": "Ce n’est pas au joueur {player} de jouer, mais au joueur {due}.",
+          "de": "Nicht Spieler {player} ist dran, sondern Spieler {due}.", "zh": "現在不是玩家 {player}，而是玩家 {due}。"},
+         check_out_of_turn),
+    Rule("moemmen/card.in-hand", (SWAP,),
+         {"en": "Card {card} is not in the player's hand.", "fr": "La carte {card} n’est pas dans la main du joueur.",
+          "de": "Die Karte {card} ist nicht auf der Hand des Spielers.", "zh": "卡 {card} 不在這位玩家的手牌中。"},
+         check_in_hand),
+    Rule("moemmen/card.on-table", (SWAP,),
+         {"en": "Card {card} is not on the table.", "fr": "La carte {card} n’est pas sur la table.",
+          "de": "Die Karte {card} liegt nicht auf dem Tisch.", "zh": "卡 {card} 不在桌上。"},
+         check_on_table),
+    Rule("moemmen/benny.card", (BENNY,),
+         {"en": "Card {card} is not a Benny card.", "fr": "La carte {card} n’est pas une carte Benny.",
+          "de": "Die Karte {card} ist keine Benny-Karte.", "zh": "卡 {card} 不是 Benny 卡。"},
+         check_benny_card),
+    Rule("moemmen/tim.card", (TIM,),
+         {"en": "Card {card} is not a Tim card.", "fr": "La carte {card} n’est pas une carte Tim.",
+          "de": "Die Karte {card} ist keine Tim-Karte.", "zh": "卡 {card} 不是 Tim 卡。"},
+         check_tim_card),
+    Rule("moemmen/tim.needs-minus", (TIM_NEEDS_MINUS,),
+         {"en": "Tim may not be played: no minus card is on the table and the player puts none there.",
+          "fr": "Tim ne peut pas être joué : aucune carte moins n’est sur la table et le joueur n’en pose pas.",
+          "de": "Tim darf nicht gespielt werden: Keine Minuskarte liegt auf dem Tisch, und der Spieler legt keine hin.",
+          "zh": "不能打出 Tim：桌上沒有減分卡，玩家也沒有放上減分卡。"},
+         check_tim_needs_minus),
+    Rule("moemmen/tim.exchange", (SPECIAL, SHEARER),
+         {"en": "After Tim, a card of the hand ({give}, not the Tim) is exchanged for a table card ({take}): a plus card of its colour, or any card for a minus card.",
+          "fr": "Après Tim, on échange une carte de sa main ({give}, pas le Tim) contre une carte de la table ({take}) : une carte plus de sa couleur, ou n’importe laquelle pour une carte moins.",
+          "de": "Nach Tim tauscht man eine Handkarte ({give}, nicht den Tim) gegen eine Tischkarte ({take}): eine Pluskarte ihrer Farbe, oder eine beliebige für eine Minuskarte.",
+          "zh": "打出 Tim 後，用一張手牌（{give}，不能是 Tim）交換一張桌上的牌（{take}）：須是同色加分卡；若交出減分卡則可換任何一張。"},
+         check_tim_exchange,
+         interpretation=_interpretation(
+             "The summary says a minus card need not be exchanged for a plus card of the same colour; Referee reads that other cards must be.",
+             "Le résumé dit qu’une carte moins ne doit pas forcément s’échanger contre une carte plus de la même couleur ; Referee en déduit que les autres cartes le doivent.",
+             "Die Zusammenfassung sagt, eine Minuskarte müsse nicht gegen eine Pluskarte derselben Farbe getauscht werden; Referee liest daraus, dass andere Karten es müssen.",
+             "規則摘要說減分卡不必換同色的加分卡；Referee 的解讀是其他卡必須換同色加分卡。")),
+    Rule("moemmen/mommen.take-minus", (ANSWER,),
+         {"en": "Answering Mömmen, a player takes a minus card from the table; {card} is not one.",
+          "fr": "En réponse à Mömmen, on prend une carte moins sur la table ; {card} n’en est pas une.",
+          "de": "Als Antwort auf Mömmen nimmt man eine Minuskarte vom Tisch; {card} ist keine.",
+          "zh": "回應「Mömmen」時要從桌上拿一張減分卡；{card} 不是。"},
+         check_answer_takes_minus),
+    Rule("moemmen/mommen.no-minus-down", (ANSWER,),
+         {"en": "Answering Mömmen, a minus card may not be laid down ({card}): a plus, Tim or Benny card.",
+          "fr": "En réponse à Mömmen, on ne pose pas de carte moins ({card}) : une carte plus, Tim ou Benny.",
+          "de": "Als Antwort auf Mömmen darf keine Minuskarte gelegt werden ({card}): eine Plus-, Tim- oder Benny-Karte.",
+          "zh": "回應「Mömmen」時不能放下減分卡（{card}）：只能放加分卡、Tim 或 Benny。"},
+         check_answer_gives),
+    Rule("moemmen/table-exchange.three-minus", (EXCHANGE,),
+         {"en": "The table can be exchanged only with 3 or more minus cards on it; there are {minus}.",
+          "fr": "On ne renouvelle la table qu’avec 3 cartes moins ou plus dessus ; il y en a {minus}.",
+          "de": "Der Tisch kann nur mit 3 oder mehr Minuskarten getauscht werden; es liegen {minus}.",
+          "zh": "桌上有三張以上減分卡時才能換掉桌上的牌；現在有 {minus} 張。"},
+         check_table_exchange),
+)
+
+
+# ---- moves --------------------------------------------------------------------------------------
+
+
+def parse_move(state: dict, move: dict) -> dict:
+    kind = move.get("kind")
+    if kind not in MOVE_KINDS:
+        raise InvalidMove("kind", f"unknown move kind {kind!r}; one of {', '.join(MOVE_KINDS)}")
+    out = {"kind": kind}
+    n = len(state["players"])
+    if move.get("player") is not None:
+        p = move["player"]
+        if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < n:
+            raise InvalidMove("player", f"a player index from 0 to {n - 1}")
+        out["player"] = p
+    needed = {"swap": ("give", "take"), "benny": ("card",), "tim": ("card",), "respond": ("give", "take")}.get(kind, ())
+    optional = ("give", "take") if kind == "tim" else ()
+    for field in needed + optional:
+        value = move.get(field)
+        if value is None and field in optional:
+            out[field] = None
+            continue
+        if value not in state["cards"]:
+            raise InvalidMove(field, f"no card {value!r} in this game")
+        out[field] = value
+    return out
+
+
+def canonical(move: dict) -> dict:
+    return {k: v for k, v in move.items() if k != "player"}
+
+
+# ---- the engine ---------------------------------------------------------------------------------
+
+
+def default_cards() -> dict:
+    """Referee's deck, NOT the game's (the summary gives no card list): per colour plus cards worth
+    1 to 8 and minus cards worth -1 to -3, two Tims and two Bennys."""
+    cards = {}
+    for colour in COLOURS:
+        for value in range(1, 9):
+            cards[f"{colour}+{value}"] = {"kind": "plus", "colour": colour, "value": value}
+        for value in (1, 2, 3):
+            cards[f"{colour}-{value}"] = {"kind": "minus", "colour": colour, "value": -value}
+    for i in (1, 2):
+        cards[f"tim-{i}"] = {"kind": "tim", "value": -TIM_BENNY_PENALTY}
+        cards[f"benny-{i}"] = {"kind": "benny", "value": -TIM_BENNY_PENALTY}
+    return cards
+
+
+DEFAULT_DECK_LABEL = "Referee's default deck: the Mömmen summary gives no card list or values."
+
+
+class Moemmen:
+    game = GAME
+    rules = RULES
+
+    def setup(self, players: int, seed: int, options: dict | None = None) -> dict:
+        options = options or {}
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise InvalidState("players", f"{MIN_PLAYERS} to {MAX_PLAYERS} players")
+        first = options.get("first_player", 0)
+        if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < players:
+            raise InvalidState("options.first_player", f"a player index from 0 to {players - 1}")
+        cards = options.get("cards") or default_cards()
+        if len(cards) < players * HAND + TABLE:
+            raise InvalidState("options.cards", f"at least {players * HAND + TABLE} cards for {players} players")
+        state = {
+            "game": GAME, "seed": seed, "round": 1, "phase": "play", "turn": first, "starter": first,
+            "cards": cards, "deck": [], "discard": [], "table": [],
+            "players": [{"hand": [], "score": 0} for _ in range(players)],
+            "passes": 0, "mommen": None, "draws": 0, "history": [], "winners": [],
+        }
+        if not options.get("cards"):
+            state["deck_label"] = DEFAULT_DECK_LABEL
+        self._deal(state)
+        self.validate(state)
+        return state
+
+    def _deal(self, state) -> None:
+        deck = sorted(state["cards"])
+        random.Random(f"{GAME}:{state['seed']}:round-{state['round']}").shuffle(deck)
+        for p in state["players"]:
+            p["hand"], deck = deck[:HAND], deck[HAND:]
+        state["table"], state["deck"], state["discard"] = deck[:TABLE], deck[TABLE:], []
+
+    def validate(self, state: dict) -> None:
+        if state.get("game", GAME) != GAME:
+            raise InvalidState("game", f"this is a {GAME} state, not {state.get('game')!r}")
+        n = len(state["players"])
+        if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+            raise InvalidState("players", f"{MIN_PLAYERS} to {MAX_PLAYERS} players, not {n}")
+        if state["phase"] not in PHASES:
+            raise InvalidState("phase", f"one of {', '.join(PHASES)}")
+        for field in ("turn", "starter"):
+            if not 0 <= state[field] < n:
+                raise InvalidState(field, f"a player index from 0 to {n - 1}")
+        for cid, c in state["cards"].items():
+            if c.get("kind") not in KINDS:
+                raise InvalidState(f"cards.{cid}.kind", f"one of {', '.join(KINDS)}")
+            if c["kind"] in ("plus", "minus") and not isinstance(c.get("colour"), str):
+                raise InvalidState(f"cards.{cid}.colour", "plus and minus cards have a colour")
+            value = c.get("value")
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise InvalidState(f"cards.{cid}.value", "a whole number")
+            if c["kind"] == "plus" and value < 1 or c["kind"] == "minus" and value > -1:
+                raise InvalidState(f"cards.{cid}.value", "plus cards are worth 1 or more, minus cards -1 or less")
+        places = {}
+        spots = [("deck", state["deck"]), ("discard", state["discard"]), ("table", state["table"])]
+        spots += [(f"players[{i}].hand", p["hand"]) for i, p in enumerate(state["players"])]
+        for where, cards in spots:
+            for j, cid in enumerate(cards):
+                if cid not in state["cards"]:
+                    raise InvalidState(f"{where}[{j}]", f"no card {cid!r} in cards")
+                if cid in places:
+                    raise InvalidState(f"{where}[{j}]", f"card {cid} is also at {places[cid]}")
+                places[cid] = f"{where}[{j}]"
+        if set(state["cards"]) - set(places):
+            raise InvalidState("cards", "every card is in the deck, the discard pile, on the table or in a hand")
+        for i, p in enumerate(state["players"]):
+            if len(p["hand"]) > HAND:
+                raise InvalidState(f"players[{i}].hand", f"a hand holds {HAND} cards, not {len(p['hand'])}")
+        if state["phase"] != "over" and len(state["table"]) > TABLE:
+            raise InvalidState("table", f"at most {TABLE} cards lie on the table")
+        mommen = state.get("mommen")
+        if state["phase"] == "mommen":
+            if not isinstance(mommen, dict) or not mommen.get("pending"):
+                raise InvalidState("mommen.pending", "after Mömmen is called, the opponents still to answer")
+            for j, p in enumerate(mommen["pending"]):
+                if not isinstance(p, int) or not 0 <= p < n or p == mommen.get("caller"):
+                    raise InvalidState(f"mommen.pending[{j}]", "an opponent of the caller")
+        elif mommen is not None:
+            raise InvalidState("mommen", "only while Mömmen is being answered")
+
+    def check(self, state: dict, move: dict, lang: str = "en") -> list[Violation]:
+        return run_rules(self.rules, state, parse_move(state, move), lang)
+
+    # -- applying moves ---------------------------------------------------------------------------
+
+    @staticmethod
+    def _draw(state) -> str | None:
+        if not state["deck"] and state["discard"]:  # Referee's reading: reshuffle the discard pile
+            state["draws"] += 1
+            state["deck"] = sorted(state["discard"])
+            random.Random(f"{GAME}:{state['seed']}:reshuffle-{state['draws']}").shuffle(state["deck"])
+            state["discard"] = []
+        return state["deck"].pop(0) if state["deck"] else None
+
+    @staticmethod
+    def _refill(state, player: int) -> None:
+        hand = state["players"][player]["hand"]
+        while len(hand) < HAND and (drawn := Moemmen._draw(state)) is not None:
+            hand.append(drawn)
+
+    def _new_table(self, state) -> None:
+        state["discard"].extend(state["table"])
+        state["table"] = []
+        while len(state["table"]) < TABLE and (drawn := self._draw(state)) is not None:
+            state["table"].append(drawn)
+
+    def apply(self, state: dict, move: dict) -> dict:
+        move = parse_move(state, move)
+        state = copy.deepcopy(state)
+        n = len(state["players"])
+        kind = move["kind"]
+        if kind == "respond":
+            self._answer(state, move)
+        else:
+            p = state["turn"]
+            hand = state["players"][p]["hand"]
+            state["passes"] = state["passes"] + 1 if kind == "pass" else 0
+            if kind == "swap":
+                hand[hand.index(move["give"])] = move["take"]
+                state["table"][state["table"].index(move["take"])] = move["give"]
+                state["turn"] = (p + 1) % n  # swap.1: "This ends his turn."
+            elif kind == "benny":  # benny.1: discard, refill, a new table, and play again
+                hand.remove(move["card"])
+                state["discard"].append(move["card"])
+                self._refill(state, p)
+                self._new_table(state)
+            elif kind == "exchange-table":
+                self._new_table(state)
+            elif kind == "pass":
+                state["turn"] = (p + 1) % n
+                if state["passes"] >= n:  # pass.1: all passed, a new table
+                    self._new_table(state)
+                    state["passes"] = 0
+            elif kind == "tim":
+                hand.remove(move["card"])
+                state["discard"].append(move["card"])
+                self._refill(state, p)
+                if move["give"] is not None:
+                    hand[hand.index(move["give"])] = move["take"]
+                    state["table"][state["table"].index(move["take"])] = move["give"]
+                pending = [(p + k) % n for k in range(1, n)]
+                state["mommen"] = {"caller": p, "pending": pending}
+                state["phase"] = "mommen"
+                self._next_answer(state)
+        self._end_of_round(state)
+        return state
+
+    def _answer(self, state, move) -> None:
+        responder = state["mommen"]["pending"].pop(0)
+        hand = state["players"][responder]["hand"]
+        hand[hand.index(move["give"])] = move["take"]
+        state["table"][state["table"].index(move["take"])] = move["give"]
+        self._next_answer(state)
+
+    def _next_answer(self, state) -> None:
+        """Pass over opponents who cannot answer; when none is left to, or no minus card is on the
+        table, play resumes with the player after the caller (tim.2)."""
+        pending = state["mommen"]["pending"]
+        while pending and not can_answer(state, pending[0]):
+            pending.pop(0)
+        if not pending or not minus_on_table(state):
+            caller = state["mommen"]["caller"]
+            state["mommen"] = None
+            state["phase"] = "play"
+            state["turn"] = (caller + 1) % len(state["players"])
+
+    def _end_of_round(self, state) -> None:
+        """goal.1, round-end.1: 6 plus cards of one colour end the round at once; scoring.1."""
+        if state["phase"] == "over" or not any(six_of_a_colour(state, p) for p in range(len(state["players"]))):
+            return
+        points = []
+        for p, player in enumerate(state["players"]):
+            value, colour = score(state, p)
+            player["score"] += value
+            points.append({"player": p, "colour": colour, "points": value})
+        state["history"].append({"round": state["round"], "scores": points})
+        totals = [p["score"] for p in state["players"]]
+        if max(totals) >= TARGET:
+            state["phase"] = "over"
+            state["mommen"] = None
+            state["winners"] = [p for p, t in enumerate(totals) if t == max(totals)]
+            return
+        state["round"] += 1
+        state["starter"] = (state["starter"] + 1) % len(state["players"])
+        state["turn"] = state["starter"]
+        state["phase"], state["mommen"], state["passes"] = "play", None, 0
+        self._deal(state)
+
+    # -- legal moves and the result ---------------------------------------------------------------
+
+    def candidates(self, state: dict) -> list[dict]:
+        if state["phase"] == "over":
+            return []
+        if state["phase"] == "mommen":
+            hand = state["players"][state["mommen"]["pending"][0]]["hand"]
+            return [{"kind": "respond", "give": g, "take": t} for g in hand for t in state["table"]]
+        hand = state["players"][state["turn"]]["hand"]
+        out = [{"kind": "swap", "give": g, "take": t} for g in hand for t in state["table"]]
+        out += [{"kind": "benny", "card": c} for c in hand]
+        for c in hand:
+            out.append({"kind": "tim", "card": c, "give": None, "take": None})
+            if card(state, c)["kind"] == "tim":
+                after = hand_after_tim(state, c)
+                out += [{"kind": "tim", "card": c, "give": g, "take": t} for g in after for t in state["table"]]
+        out += [{"kind": "exchange-table"}, {"kind": "pass"}]
+        return out
+
+    def legal_moves(self, state: dict) -> list[dict]:
+        self.validate(state)
+        return [m for m in self.candidates(state) if not run_rules(self.rules, state, parse_move(state, m))]
+
+    def result(self, state: dict) -> dict | None:
+        if state["phase"] != "over":
+            return None
+        rows = sorted(({"player": i, "score": p["score"]} for i, p in enumerate(state["players"])), key=lambda r: -r["score"])
+        for row in rows:
+            row["rank"] = 1 + sum(1 for r in rows if r["score"] > row["score"])
+        return {"standings": rows, "winners": state["winners"], "tie_break": None, "shared": len(state["winners"]) > 1,
+                "rounds": state["history"]}
+
+    def examples(self) -> list[tuple[str, str, dict, dict]]:
+        """A worked example per move kind, on states met in a seeded game: (name, summary, state, move)."""
+        state = self.setup(3, 1, {})
+        first = {m["kind"]: m for m in reversed(self.legal_moves(state))}
+        out = [("swap", "Swap one hand card for a table card (this ends the turn)", state, first["swap"]),
+               ("pass", "Pass", state, {"kind": "pass"}),
+               ("exchange-table", "Exchange the table: refused unless 3 or more minus cards show", state, {"kind": "exchange-table"})]
+        wanted = {"benny": "Play Benny: new table cards, and play again",
+                  "tim": "Play Tim and call Mömmen",
+                  "respond": "Answer Mömmen: take a minus card, lay down a plus, Tim or Benny card"}
+        rng, s = random.Random(2), state
+        for _ in range(2000):
+            for move in self.legal_moves(s):
+                if move["kind"] in wanted:
+                    out.append((move["kind"], wanted.pop(move["kind"]), s, move))
+            if not wanted or not self.legal_moves(s):
+                break
+            s = self.apply(s, rng.choice(self.legal_moves(s)))
+        return out
