@@ -16,6 +16,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 from indexer.build import DEFAULT_CORPUS, build
@@ -62,20 +63,19 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def http_latency(index: Path, cases, rounds: int) -> tuple[list[float], list[float]]:
-    """Search and ask latencies against gunicorn configured as `make run` does."""
+@contextmanager
+def serving(index: Path):
+    """gunicorn configured as `make run` does, on a free loopback port: yields (session, base URL)."""
     import requests
 
     port = free_port()
-    env = dict(os.environ, REFEREE_INDEX=str(index))
     server = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers", "2",
          "--threads", "4", "--worker-class", "gthread", "--limit-request-line", "16384",
          "service:create_app()"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env=dict(os.environ, REFEREE_INDEX=str(index)), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
-    session = requests.Session()
-    base = f"http://127.0.0.1:{port}"
+    session, base = requests.Session(), f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
         while True:
@@ -87,6 +87,15 @@ def http_latency(index: Path, cases, rounds: int) -> tuple[list[float], list[flo
             if time.monotonic() > deadline or server.poll() is not None:
                 raise RuntimeError("gunicorn did not start")
             time.sleep(0.1)
+        yield session, base
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def http_latency(index: Path, cases, rounds: int) -> tuple[list[float], list[float]]:
+    """Search and ask latencies over HTTP."""
+    with serving(index) as (session, base):
 
         def search(case):
             params = {"q": case.q, "limit": 10}
@@ -99,9 +108,6 @@ def http_latency(index: Path, cases, rounds: int) -> tuple[list[float], list[flo
             session.post(f"{base}/v1/ask", json=body, timeout=10).raise_for_status()
 
         return time_searches(search, cases, rounds), time_searches(ask, cases, rounds)
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
 
 
 def _cases(engine, count: int) -> list[tuple[dict, dict]]:
@@ -142,32 +148,13 @@ def _play_rate(engine, seconds: float) -> tuple[float, float]:
 
 def adjudication(rounds: int) -> list[tuple]:
     """Per engine: adjudication latency in-process and over HTTP, random play rates."""
-    import requests
-
     from service.engines import ENGINES, adjudicate
 
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         index = Path(tmp) / "index"
         build(index, DEFAULT_CORPUS)
-        port = free_port()
-        server = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers", "2",
-             "--threads", "4", "--worker-class", "gthread", "service:create_app()"],
-            env=dict(os.environ, REFEREE_INDEX=str(index)), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )
-        session, base = requests.Session(), f"http://127.0.0.1:{port}"
-        try:
-            deadline = time.monotonic() + 60
-            while True:
-                try:
-                    if session.get(f"{base}/healthz", timeout=1).ok:
-                        break
-                except requests.RequestException:
-                    pass
-                if time.monotonic() > deadline:
-                    raise RuntimeError("gunicorn did not start")
-                time.sleep(0.1)
+        with serving(index) as (session, base):
             for game, engine in ENGINES.items():
                 cases = _cases(engine, 200)
                 in_process = []
@@ -186,9 +173,6 @@ def adjudication(rounds: int) -> list[tuple]:
                 rows.append((game, ms(percentile(in_process, 50)), ms(percentile(in_process, 99)),
                              ms(percentile(over_http, 50)), ms(percentile(over_http, 99)),
                              f"{moves_per_s:.0f}", f"{games_per_s:.1f}" if games_per_s else "none finished"))
-        finally:
-            server.terminate()
-            server.wait(timeout=30)
     return rows
 
 

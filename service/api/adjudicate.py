@@ -1,5 +1,7 @@
 """Setting up, listing moves, adjudicating and replaying: the same routes for every game."""
 
+from contextlib import contextmanager
+
 from flask_smorest import abort
 from marshmallow import ValidationError
 
@@ -50,11 +52,17 @@ def _load(game: str, which: int, value, field: str) -> dict:
         abort(400, errors={f"{field}.{k}": v for k, v in error.normalized_messages().items()})
 
 
-def _unprocessable(error: Exception, prefix: str):
-    where = f"{prefix}.{error.field}" if prefix else error.field
-    what = error.invariant if isinstance(error, InvalidState) else error.problem
-    kind = "state" if isinstance(error, InvalidState) else "move"
-    abort(422, message=f"Impossible {kind}: {where}: {what}", errors={where: [what]})
+@contextmanager
+def _unprocessable(state_field: str = "state", move_field: str = "move"):
+    """An impossible state or move raised by the engine becomes a 422 naming the field."""
+    try:
+        yield
+    except (InvalidState, InvalidMove) as error:
+        prefix, what, kind = (
+            (state_field, error.invariant, "state") if isinstance(error, InvalidState) else (move_field, error.problem, "move")
+        )
+        where = f"{prefix}.{error.field}" if prefix else error.field
+        abort(422, message=f"Impossible {kind}: {where}: {what}", errors={where: [what]})
 
 
 @blp.route("/v1/games/<game>/setup", methods=["POST"])
@@ -65,10 +73,8 @@ def _unprocessable(error: Exception, prefix: str):
 def setup(game, players, seed, options):
     """Set up a new game for a number of players, shuffled from the seed."""
     engine = _engine(game)
-    try:
+    with _unprocessable(state_field=""):  # setup's fields are the request's own
         return {"state": engine.setup(players, seed, options)}
-    except InvalidState as error:
-        _unprocessable(error, "")
 
 
 @blp.route("/v1/games/<game>/legal-moves", methods=["POST"])
@@ -80,10 +86,8 @@ def legal_moves(game, state):
     """List every legal move in a state, or the final result when the game is over."""
     engine = _engine(game)
     state = _load(game, 0, state, "state")
-    try:
+    with _unprocessable():
         return {"moves": engine.legal_moves(state), "result": engine.result(state)}
-    except InvalidState as error:
-        _unprocessable(error, "state")
 
 
 @blp.route("/v1/games/<game>/adjudicate", methods=["POST"])
@@ -96,12 +100,8 @@ def adjudicate_move(game, state, move, lang):
     engine = _engine(game)
     state = _load(game, 0, state, "state")
     move = _load(game, 1, move, "move")
-    try:
+    with _unprocessable():
         return adjudicate(engine, state, move, lang)
-    except InvalidState as error:
-        _unprocessable(error, "state")
-    except InvalidMove as error:
-        _unprocessable(error, "move")
 
 
 @blp.route("/v1/games/<game>/replay", methods=["POST"])
@@ -114,9 +114,5 @@ def replay_moves(game, state, moves, lang):
     engine = _engine(game)
     state = _load(game, 0, state, "state")
     moves = [_load(game, 1, m, f"moves.{i}") for i, m in enumerate(moves)]
-    try:
+    with _unprocessable(move_field="moves"):
         return replay(engine, state, moves, lang)
-    except InvalidState as error:
-        _unprocessable(error, "state")
-    except InvalidMove as error:
-        _unprocessable(error, "moves")

@@ -35,6 +35,11 @@ class InvalidMove(ValueError):
         self.problem = problem
 
 
+def is_player(value, players: int) -> bool:
+    """Whether ``value`` is a player index (0 to players - 1); JSON's true and false are not."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < players
+
+
 @dataclass(frozen=True)
 class Citation:
     """The rulebook's exact words: a passage id and a quote inside that passage."""

@@ -17,7 +17,7 @@ import random
 from collections import Counter
 from itertools import combinations_with_replacement
 
-from service.engines.base import Citation, InvalidMove, InvalidState, Rule, Violation, run_rules
+from service.engines.base import Citation, InvalidMove, InvalidState, Rule, Violation, is_player, run_rules
 
 GAME = "mamma-mia"
 
@@ -697,7 +697,7 @@ def parse_move(state: dict, move: dict) -> dict:
     out = {"kind": kind}
     player = move.get("player")
     if player is not None:
-        if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < len(state["players"]):
+        if not is_player(player, len(state["players"])):
             raise InvalidMove("player", f"must be a player index from 0 to {len(state['players']) - 1}")
         out["player"] = player
     if kind in ("turn", "pass"):
@@ -784,7 +784,7 @@ class MammaMia:
         if len(colours) != players:
             raise InvalidState("options.colours", f"one colour per player ({players})")
         first = options.get("first_player", 0)
-        if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < players:
+        if not is_player(first, players):
             raise InvalidState("options.first_player", f"a player index from 0 to {players - 1}")
         orders = options.get("orders") or default_orders(colours)
         rng = _rng(seed, "setup")
@@ -871,7 +871,7 @@ class MammaMia:
             raise InvalidState("phase", f"one of {', '.join(PHASES)}")
         if not 1 <= state["service"] <= SERVICES:
             raise InvalidState("service", f"services are numbered 1 to {SERVICES}")
-        if not 0 <= state["turn"] < n:
+        if not is_player(state["turn"], n):
             raise InvalidState("turn", f"a player index from 0 to {n - 1}")
         colours = [p["colour"] for p in players]
         for i, colour in enumerate(colours):
@@ -887,7 +887,7 @@ class MammaMia:
                 raise InvalidState(f"players[{i}].hand", f"{hand_size(p)} cards: a hand never holds more than {HAND_SIZE}")
         holder = state["mamma_mia_holder"]
         in_kitchen = state["kitchen"].count(MAMMA_MIA)
-        if holder is not None and not (isinstance(holder, int) and 0 <= holder < n):
+        if holder is not None and not is_player(holder, n):
             raise InvalidState("mamma_mia_holder", f"a player index from 0 to {n - 1}, or null")
         if in_kitchen + (holder is not None) != 1:
             raise InvalidState("kitchen", "the one Mamma Mia! card must be either in the kitchen or set aside by one player")

@@ -24,7 +24,7 @@ import re
 from collections import Counter
 from itertools import combinations
 
-from service.engines.base import Citation, InvalidMove, InvalidState, Rule, Violation, run_rules
+from service.engines.base import Citation, InvalidMove, InvalidState, Rule, Violation, is_player, run_rules
 
 GAME = "mammut-mambo"
 
@@ -343,7 +343,7 @@ RULES: tuple[Rule, ...] = (
 
 
 def _index(value, n: int, field: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < n:
+    if not is_player(value, n):
         raise InvalidMove(field, f"a player index from 0 to {n - 1}")
     return value
 
@@ -416,7 +416,7 @@ class MammutMambo:
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise InvalidState("players", f"{MIN_PLAYERS} to {MAX_PLAYERS} players (5 mammoths, one fewer than players)")
         leader = options.get("tribal_leader", 0)
-        if not isinstance(leader, int) or isinstance(leader, bool) or not 0 <= leader < players:
+        if not is_player(leader, players):
             raise InvalidState("options.tribal_leader", f"a player index from 0 to {players - 1}")
         gestures = list(options.get("gestures") or DEFAULT_GESTURES)
         cards = options.get("cards") or default_cards(gestures)
@@ -452,7 +452,7 @@ class MammutMambo:
         if state["phase"] not in PHASES:
             raise InvalidState("phase", f"one of {', '.join(PHASES)}")
         for field in ("turn", "tribal_leader"):
-            if not 0 <= state[field] < n:
+            if not is_player(state[field], n):
                 raise InvalidState(field, f"a player index from 0 to {n - 1}")
         if not 0 <= state["hunts"] <= LAST_HUNT:
             raise InvalidState("hunts", f"the stone moves once per hunt, {LAST_HUNT} at most")
@@ -491,7 +491,7 @@ class MammutMambo:
                 raise InvalidState(f"players[{i}].played", "a hunt card lies face up only until the hunt")
         last = state["last"]
         if state["phase"] in ("dance", "hunt"):
-            if not isinstance(last, dict) or not 0 <= last.get("player", -1) < n:
+            if not isinstance(last, dict) or not is_player(last.get("player"), n):
                 raise InvalidState("last", "after a card is turned, the state records who turned which card")
             if visible(state, last["player"]) != last.get("card"):
                 raise InvalidState("last.card", "the card just turned lies face up on top of its player's cards")

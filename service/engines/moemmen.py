@@ -26,7 +26,7 @@ import copy
 import random
 from collections import Counter
 
-from service.engines.base import Citation, InvalidMove, InvalidState, Rule, Violation, run_rules
+from service.engines.base import Citation, InvalidMove, InvalidState, Rule, Violation, is_player, run_rules
 
 GAME = "moemmen"
 HAND = 6  # benny.1: "replenish to 6 cards in hand"
@@ -300,10 +300,9 @@ def parse_move(state: dict, move: dict) -> dict:
     out = {"kind": kind}
     n = len(state["players"])
     if move.get("player") is not None:
-        p = move["player"]
-        if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < n:
+        if not is_player(move["player"], n):
             raise InvalidMove("player", f"a player index from 0 to {n - 1}")
-        out["player"] = p
+        out["player"] = move["player"]
     needed = {"swap": ("give", "take"), "benny": ("card",), "tim": ("card",), "respond": ("give", "take")}.get(kind, ())
     optional = ("give", "take") if kind == "tim" else ()
     for field in needed + optional:
@@ -351,7 +350,7 @@ class Moemmen:
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise InvalidState("players", f"{MIN_PLAYERS} to {MAX_PLAYERS} players")
         first = options.get("first_player", 0)
-        if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < players:
+        if not is_player(first, players):
             raise InvalidState("options.first_player", f"a player index from 0 to {players - 1}")
         cards = options.get("cards") or default_cards()
         if len(cards) < players * HAND + TABLE:
@@ -384,7 +383,7 @@ class Moemmen:
         if state["phase"] not in PHASES:
             raise InvalidState("phase", f"one of {', '.join(PHASES)}")
         for field in ("turn", "starter"):
-            if not 0 <= state[field] < n:
+            if not is_player(state[field], n):
                 raise InvalidState(field, f"a player index from 0 to {n - 1}")
         for cid, c in state["cards"].items():
             if c.get("kind") not in KINDS:
@@ -418,7 +417,7 @@ class Moemmen:
             if not isinstance(mommen, dict) or not mommen.get("pending"):
                 raise InvalidState("mommen.pending", "after Mömmen is called, the opponents still to answer")
             for j, p in enumerate(mommen["pending"]):
-                if not isinstance(p, int) or not 0 <= p < n or p == mommen.get("caller"):
+                if not is_player(p, n) or p == mommen.get("caller"):
                     raise InvalidState(f"mommen.pending[{j}]", "an opponent of the caller")
         elif mommen is not None:
             raise InvalidState("mommen", "only while Mömmen is being answered")

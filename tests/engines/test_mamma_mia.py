@@ -2,13 +2,12 @@
 
 import copy
 import random
+import sys
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from indexer.build import DEFAULT_CORPUS
-from indexer.corpus import load_corpus
 from service.engines import InvalidMove, InvalidState, adjudicate, replay
 from service.engines.mamma_mia import (
     INGREDIENTS,
@@ -20,9 +19,9 @@ from service.engines.mamma_mia import (
     canonical,
     parse_move,
 )
+from tests.engines.helpers import assert_rules_cited_and_tested
 
 ENGINE = MammaMia()
-PASSAGES = {p.id: p.text for b in load_corpus(DEFAULT_CORPUS).rulebooks for p in b.passages}
 
 
 # ---- building situations --------------------------------------------------------------------
@@ -511,26 +510,8 @@ def test_legal_moves_from_a_new_game_are_all_legal_and_cover_passing_only_when_a
 # ---- codes and citations ------------------------------------------------------------------------
 
 
-def test_every_rule_code_is_unique_and_cites_real_rulebook_words():
-    codes_ = [rule.code for rule in RULES]
-    assert len(codes_) == len(set(codes_))
-    for rule in RULES:
-        assert rule.code.startswith("mamma-mia/")
-        assert rule.citations
-        for citation in rule.citations:
-            assert citation.quote in PASSAGES[citation.passage_id], (rule.code, citation)
-        assert set(rule.messages) == {"en", "fr", "de", "zh"}
-
-
-def test_every_rule_code_is_exercised_by_a_test():
-    import inspect
-    import sys
-
-    source = inspect.getsource(sys.modules[__name__])
-    for rule in RULES:
-        if rule.code == "mamma-mia/game.over":
-            continue  # checked in test_moves_after_the_end_are_refused
-        assert f'"{rule.code}"' in source, rule.code
+def test_every_rule_is_cited_and_tested():
+    assert_rules_cited_and_tested(RULES, "mamma-mia", sys.modules[__name__])
 
 
 def test_moves_after_the_end_are_refused():

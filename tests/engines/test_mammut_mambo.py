@@ -1,18 +1,18 @@
 """Mammut Mambo: the rulebook's worked examples, performances, hunts, whole games, the property."""
 
+import inspect
 import random
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from indexer.build import DEFAULT_CORPUS
-from indexer.corpus import load_corpus
 from service.engines import InvalidMove, InvalidState, adjudicate
 from service.engines.mammut_mambo import RULES, MammutMambo, canonical, choreography
 
+from tests.engines.helpers import PASSAGES, assert_rules_cited_and_tested
+
 ENGINE = MammutMambo()
-PASSAGES = {p.id: p.text for b in load_corpus(DEFAULT_CORPUS).rulebooks for p in b.passages}
 
 
 def with_tops(tops, players=4):
@@ -302,20 +302,15 @@ def test_a_move_is_legal_exactly_when_no_rule_objects(case):
     assert listed == (not ENGINE.check(state, move))
 
 
-def test_every_rule_cites_real_words_and_is_tested():
-    import inspect
+def test_every_rule_is_cited_and_tested():
     import sys
 
-    source = inspect.getsource(sys.modules[__name__])
-    for rule in RULES:
-        for citation in rule.citations:
-            assert citation.quote in PASSAGES[citation.passage_id], rule.code
-        assert set(rule.messages) == {"en", "fr", "de", "zh"}
-        assert f'"{rule.code}"' in source, rule.code
     from service.engines.mammut_mambo import MISTAKE_MESSAGES, PENALTY
 
+    assert_rules_cited_and_tested(RULES, "mammut-mambo", sys.modules[__name__])
+    source = inspect.getsource(sys.modules[__name__])
     assert PENALTY.quote in PASSAGES[PENALTY.passage_id]
-    for kind, (citation, messages) in MISTAKE_MESSAGES.items():
+    for kind, (citation, messages) in MISTAKE_MESSAGES.items():  # a dancer's mistakes, not rules of moves
         assert citation.quote in PASSAGES[citation.passage_id], kind
         assert set(messages) == {"en", "fr", "de", "zh"}
         assert f'"mammut-mambo/dance.{kind}"' in source, kind

@@ -7,13 +7,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from indexer.build import DEFAULT_CORPUS
-from indexer.corpus import load_corpus
 from service.engines import InvalidMove, InvalidState, adjudicate
 from service.engines.moemmen import RULES, Moemmen, canonical, card, parse_move, score
 
+from tests.engines.helpers import assert_rules_cited_and_tested
+
 ENGINE = Moemmen()
-PASSAGES = {p.id: p.text for b in load_corpus(DEFAULT_CORPUS).rulebooks for p in b.passages}
 
 
 def arrange(hand=None, table=None, players=3, seed=1, others=None):
@@ -250,16 +249,10 @@ def test_a_move_is_legal_exactly_when_no_rule_objects(case):
     assert (canonical(parse_move(state, move)) in legal) == (not ENGINE.check(state, move))
 
 
-def test_every_rule_cites_real_words_and_is_tested():
-    import inspect
+def test_every_rule_is_cited_and_tested():
     import sys
 
-    source = inspect.getsource(sys.modules[__name__])
-    for rule in RULES:
-        for citation in rule.citations:
-            assert citation.quote in PASSAGES[citation.passage_id], rule.code
-        assert set(rule.messages) == {"en", "fr", "de", "zh"}
-        assert f'"{rule.code}"' in source, rule.code
+    assert_rules_cited_and_tested(RULES, "moemmen", sys.modules[__name__])
 
 
 def test_an_interpretation_says_so_in_the_verdict():
