@@ -15,7 +15,7 @@ import html
 import re
 import threading
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from rapidfuzz import process
@@ -72,7 +72,6 @@ class SearchResult:
     hits: list[Hit]
     lang: str | None  # the asker's language, given or detected
     corrected: str | None = None  # the question with its spelling corrected, when it was
-    concepts: list[str] = field(default_factory=list)  # concept ids found in the question
     coverage: float = 0.0  # share of the question's content words that the corpus knows
 
 
@@ -289,7 +288,6 @@ class Library:
         corrected = self.correct(q)
         query, wanted, analysis = self.build_query(corrected or q, asker, game)
         result = SearchResult(hits=[], lang=asker, corrected=corrected,
-                              concepts=[c.id for c in analysis.concepts],
                               coverage=self._coverage(corrected or q, analysis))
         if query is None:
             return result

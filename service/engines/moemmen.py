@@ -2,7 +2,7 @@
 
 The summary gives no card list: the state carries each card's kind (plus, minus, tim, benny),
 colour and value, and the default deck is Referee's. Its readings (each rule that rests on one
-says so in its verdict, and INTERPRETATIONS lists them all):
+says so in its verdict):
 
 * a turn is one option: swap, Benny, Tim ("Mömmen") or pass. Benny and exchanging the table
   (3 or more minus cards showing) leave the turn to the same player; the others end it;
@@ -41,18 +41,6 @@ KINDS = ("plus", "minus", "tim", "benny")
 PHASES = ("play", "mommen", "over")
 MOVE_KINDS = ("swap", "benny", "tim", "respond", "exchange-table", "pass")
 COLOURS = ("red", "yellow", "green", "blue")  # the default deck's; the summary names none
-
-INTERPRETATIONS = {
-    "turn": "A turn is one option; Benny and exchanging the table leave the turn to the same player.",
-    "once-per-round": "The swap's 'once per round' is once per round of turns: a swap ends the turn.",
-    "swap": "The plain swap may take any table card; only the exchange after Tim asks for a plus card of the same colour.",
-    "tim-card": "A Tim or Benny card played goes to the discard pile.",
-    "answer": "An opponent with no plus, Tim or Benny card cannot answer a Mömmen and is passed over.",
-    "deck": "When the deck runs out, the discard pile is shuffled into a new deck.",
-    "score": "Each player scores with the colour that gives them most points.",
-    "next-round": "The next round begins with the player after the one who began the last.",
-    "end": "When several players reach 100 in the same round, the highest total wins.",
-}
 
 
 def cite(anchor: str, quote: str) -> Citation:
