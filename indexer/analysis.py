@@ -171,7 +171,8 @@ class ChineseTokenizer(Tokenizer):
 
 
 @lru_cache(maxsize=None)
-def _stoplist(lang: str) -> frozenset[str]:
+def stoplist(lang: str) -> frozenset[str]:
+    """The folded stop words of en, fr or de: Whoosh's list and question words."""
     words = set(stopwords_for_language(lang)) | _EXTRA_STOPWORDS[lang]
     return frozenset(fold(w) for w in words)
 
@@ -187,7 +188,7 @@ def analyzer(lang: str) -> Analyzer:
         RegexTokenizer(r"\w+")
         | LowercaseFilter()
         | CharsetFilter(accent_map)
-        | StopFilter(stoplist=_stoplist(lang), minsize=1)
+        | StopFilter(stoplist=stoplist(lang), minsize=1)
         | StemFilter(lang=lang, cachesize=50000)
     )
 
@@ -212,11 +213,11 @@ class Word:
 
 def words(lang: str, text: str) -> list[Word]:
     """Every word of ``text`` in order, stop words included and flagged."""
-    stoplist = _ZH_STOPWORDS if lang == "zh" else _stoplist(lang)
+    stops = _ZH_STOPWORDS if lang == "zh" else stoplist(lang)
     found = []
     for token in _unstopped_analyzer(lang)(text, chars=True, mode="query"):
         surface = fold(text[token.startchar : token.endchar])
-        found.append(Word(token.text, token.startchar, token.endchar, surface in stoplist or token.text in stoplist))
+        found.append(Word(token.text, token.startchar, token.endchar, surface in stops or token.text in stops))
     return found
 
 

@@ -23,7 +23,7 @@ from rapidfuzz.distance import Levenshtein
 from whoosh import index as whoosh_index
 from whoosh import query as Q
 
-from indexer.analysis import analyzer, fold, spans, terms, warm_up, words
+from indexer.analysis import analyzer, fold, spans, stoplist, terms, warm_up, words
 from indexer.build import read_catalog, section_field, text_field
 from indexer.corpus import LANGS
 from indexer.terms import Analysis, Concept, TermBase
@@ -191,13 +191,11 @@ class Library:
 
     def _vocabulary(self) -> set[str]:
         """Folded words of the corpus, the term base and the stop lists: words not worth correcting."""
-        from indexer.analysis import _stoplist  # the same lists the index uses
-
         known = set(self.terms.surface)
         for passage in self.passages.values():
             known.update(fold(w) for w in _WORD.findall(passage["text"]))
         for lang in ("en", "fr", "de"):
-            known.update(_stoplist(lang))
+            known.update(stoplist(lang))
         return known
 
     def detect_lang(self, q: str) -> str | None:
