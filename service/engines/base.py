@@ -40,6 +40,20 @@ def is_player(value, players: int) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < players
 
 
+def require_players(players: int, low: int, high: int, why: str = "") -> None:
+    """Setup's player count, or InvalidState naming the ``players`` field."""
+    if not low <= players <= high:
+        raise InvalidState("players", f"{low} to {high} players" + (f" ({why})" if why else ""))
+
+
+def starting_player(options: dict, key: str, players: int) -> int:
+    """A setup option naming a player (the first player, the tribal leader); 0 when absent."""
+    value = options.get(key, 0)
+    if not is_player(value, players):
+        raise InvalidState(f"options.{key}", f"a player index from 0 to {players - 1}")
+    return value
+
+
 @dataclass(frozen=True)
 class Citation:
     """The rulebook's exact words: a passage id and a quote inside that passage."""

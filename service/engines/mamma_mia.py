@@ -17,7 +17,17 @@ import random
 from collections import Counter
 from itertools import combinations_with_replacement
 
-from service.engines.base import Citation, InvalidMove, InvalidState, Rule, Violation, is_player, run_rules
+from service.engines.base import (
+    Citation,
+    InvalidMove,
+    InvalidState,
+    Rule,
+    Violation,
+    is_player,
+    require_players,
+    run_rules,
+    starting_player,
+)
 
 GAME = "mamma-mia"
 
@@ -775,17 +785,14 @@ class MammaMia:
     def setup(self, players: int, seed: int, options: dict | None = None) -> dict:
         """A new game: ingredients removed by player count, 6 dealt, the first order drawn."""
         options = options or {}
-        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise InvalidState("players", f"Mamma Mia! is for {MIN_PLAYERS} to {MAX_PLAYERS} players")
+        require_players(players, MIN_PLAYERS, MAX_PLAYERS)
         ruleset = options.get("ruleset", DEFAULT_RULESET)
         if ruleset not in RULESETS:
             raise InvalidState("options.ruleset", f"one of {', '.join(RULESETS)}")
         colours = list(options.get("colours") or COLOURS[:players])
         if len(colours) != players:
             raise InvalidState("options.colours", f"one colour per player ({players})")
-        first = options.get("first_player", 0)
-        if not is_player(first, players):
-            raise InvalidState("options.first_player", f"a player index from 0 to {players - 1}")
+        first = starting_player(options, "first_player", players)
         orders = options.get("orders") or default_orders(colours)
         rng = _rng(seed, "setup")
         removed = {k: REMOVED_PER_INGREDIENT[players] for k in INGREDIENTS}

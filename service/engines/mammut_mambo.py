@@ -24,7 +24,17 @@ import re
 from collections import Counter
 from itertools import combinations
 
-from service.engines.base import Citation, InvalidMove, InvalidState, Rule, Violation, is_player, run_rules
+from service.engines.base import (
+    Citation,
+    InvalidMove,
+    InvalidState,
+    Rule,
+    Violation,
+    is_player,
+    require_players,
+    run_rules,
+    starting_player,
+)
 
 GAME = "mammut-mambo"
 
@@ -413,11 +423,8 @@ class MammutMambo:
     def setup(self, players: int, seed: int, options: dict | None = None) -> dict:
         """setup.1-4: the cards dealt evenly, one mammoth fewer than players, a tribal leader."""
         options = options or {}
-        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise InvalidState("players", f"{MIN_PLAYERS} to {MAX_PLAYERS} players (5 mammoths, one fewer than players)")
-        leader = options.get("tribal_leader", 0)
-        if not is_player(leader, players):
-            raise InvalidState("options.tribal_leader", f"a player index from 0 to {players - 1}")
+        require_players(players, MIN_PLAYERS, MAX_PLAYERS, "5 mammoths, one fewer than players")
+        leader = starting_player(options, "tribal_leader", players)
         gestures = list(options.get("gestures") or DEFAULT_GESTURES)
         cards = options.get("cards") or default_cards(gestures)
         deck = sorted(cards)

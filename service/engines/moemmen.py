@@ -26,7 +26,17 @@ import copy
 import random
 from collections import Counter
 
-from service.engines.base import Citation, InvalidMove, InvalidState, Rule, Violation, is_player, run_rules
+from service.engines.base import (
+    Citation,
+    InvalidMove,
+    InvalidState,
+    Rule,
+    Violation,
+    is_player,
+    require_players,
+    run_rules,
+    starting_player,
+)
 
 GAME = "moemmen"
 HAND = 6  # benny.1: "replenish to 6 cards in hand"
@@ -335,11 +345,8 @@ class Moemmen:
 
     def setup(self, players: int, seed: int, options: dict | None = None) -> dict:
         options = options or {}
-        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise InvalidState("players", f"{MIN_PLAYERS} to {MAX_PLAYERS} players")
-        first = options.get("first_player", 0)
-        if not is_player(first, players):
-            raise InvalidState("options.first_player", f"a player index from 0 to {players - 1}")
+        require_players(players, MIN_PLAYERS, MAX_PLAYERS)
+        first = starting_player(options, "first_player", players)
         cards = options.get("cards") or default_cards()
         if len(cards) < players * HAND + TABLE:
             raise InvalidState("options.cards", f"at least {players * HAND + TABLE} cards for {players} players")
