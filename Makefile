@@ -34,7 +34,7 @@ bench: index
 	$(BIN)/python -m benchmarks
 
 eval: index
-	$(BIN)/python -m indexer.eval ../shared/eval/search_dev.jsonl
+	$(BIN)/python -m indexer.eval benchmarks/eval/search_dev.jsonl
 
 # Regenerates openapi.yaml from the running app's schemas (a test checks that they agree).
 openapi: $(VENV)/.installed

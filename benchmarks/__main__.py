@@ -1,7 +1,7 @@
 """make bench: index build time and search latency, in-process and over HTTP, at 1x and 100x.
 
 Timings only; nothing here passes or fails. The questions are the dev questions in
-../shared/eval/search_dev.jsonl (or --questions FILE). The 100x corpus is 100 synthetic copies of
+benchmarks/eval/search_dev.jsonl (or --questions FILE). The 100x corpus is 100 synthetic copies of
 every passage (ids suffixed), to see how search scales.
 """
 
@@ -23,7 +23,7 @@ from indexer.build import DEFAULT_CORPUS, build
 from indexer.eval import load_cases
 
 ROOT = Path(__file__).resolve().parent.parent
-DEV_QUESTIONS = ROOT.parent / "shared" / "eval" / "search_dev.jsonl"
+DEV_QUESTIONS = ROOT / "benchmarks" / "eval" / "search_dev.jsonl"
 
 
 def percentile(samples: list[float], p: float) -> float:

@@ -1,6 +1,6 @@
 """python -m indexer.eval FILE [--url URL]: score retrieval on questions with gold phrases.
 
-FILE is JSON lines in the format of shared/eval/README.md (id, lang, game, q, gold). A case is
+FILE is JSON lines in the format of benchmarks/eval/README.md (id, lang, game, q, gold). A case is
 answered at rank r when the r-th hit's whole passage text contains a gold phrase, compared after
 NFKC, lower-casing, folding ’ and ‘ to ', and removing all white space. Prints Recall@1,
 Recall@3, MRR@10 and the mean length of the returned passages, per question language and overall.

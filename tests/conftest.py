@@ -8,7 +8,7 @@ from indexer.build import DEFAULT_CORPUS, build
 from service import create_app
 
 ROOT = Path(__file__).resolve().parent.parent
-RULEBOOKS = ROOT.parent / "shared" / "rulebooks"
+RULEBOOKS = ROOT / "corpus" / "sources"  # the rulebooks as received
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
