@@ -3,11 +3,17 @@
 The index folder given (``var/index`` by default) is a symbolic link to a generation folder
 (``index.<stamp>``). A build writes a new generation completely, then replaces the link with
 ``os.replace``, which is atomic: a crash at any point leaves the old link, and so the old index,
-in place. The previous generation is kept (a running server may still read it); older ones go.
+in place.
+
+A reader holds a lease on the generation it reads (a shared ``flock`` on the generation's
+``.readers`` file, see ``hold``). After a swap, a build deletes every other generation that no
+reader holds, so a server keeps the files it serves for as long as it serves them, however many
+builds come in between. One build runs at a time (an exclusive lock beside the link).
 """
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import re
@@ -28,6 +34,7 @@ PROJECT = Path(__file__).resolve().parent.parent
 DEFAULT_CORPUS = PROJECT / "corpus"
 DEFAULT_INDEX = PROJECT / "var" / "index"
 CATALOG = "catalog.json"
+READERS = ".readers"  # a reader holds a shared lock on this file while it reads the generation
 FORMAT = 4  # bump when the schema or the catalog changes shape
 
 
@@ -167,9 +174,27 @@ def build(
     index_dir.parent.mkdir(parents=True, exist_ok=True)
     if index_dir.exists() and not index_dir.is_symlink():
         raise FileExistsError(f"{index_dir} exists and is not an index link; move it away")
+    with _build_lock(index_dir):
+        generation = _write_generation(index_dir, corpus, source_print, docs, progress)
+    seconds = time.perf_counter() - started
+    by_book = {}
+    for p in docs:
+        by_book[f"{p.game}/{p.lang}"] = by_book.get(f"{p.game}/{p.lang}", 0) + 1
+    return {
+        "index": str(index_dir),
+        "generation": generation.name,
+        "passages": len(docs),
+        "rulebooks": by_book,
+        "seconds": round(seconds, 3),
+        "bytes": sum(f.stat().st_size for f in generation.iterdir()),
+    }
+
+
+def _write_generation(index_dir: Path, corpus: Corpus, source_print: str, docs: list[Passage], progress) -> Path:
     generation = index_dir.parent / f"{index_dir.name}.{time.time_ns()}"
     generation.mkdir()
     try:
+        (generation / READERS).touch()
         ix = whoosh_index.create_in(str(generation), schema())
         writer = ix.writer(limitmb=256)
         step = max(1, len(docs) // 10)
@@ -186,28 +211,84 @@ def build(
     except BaseException:
         shutil.rmtree(generation, ignore_errors=True)
         raise
-    seconds = time.perf_counter() - started
-    by_book = {}
-    for p in docs:
-        by_book[f"{p.game}/{p.lang}"] = by_book.get(f"{p.game}/{p.lang}", 0) + 1
-    return {
-        "index": str(index_dir),
-        "generation": generation.name,
-        "passages": len(docs),
-        "rulebooks": by_book,
-        "seconds": round(seconds, 3),
-        "bytes": sum(f.stat().st_size for f in generation.iterdir()),
-    }
+    _prune(index_dir, keep=generation.name)
+    return generation
+
+
+class _build_lock:
+    """One build at a time per index link: a second build waits for the first."""
+
+    def __init__(self, index_dir: Path):
+        self.path = index_dir.parent / f".{index_dir.name}.build-lock"
+
+    def __enter__(self):
+        self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        fcntl.flock(self.fd, fcntl.LOCK_EX)
+        return self
+
+    def __exit__(self, *exc):
+        os.close(self.fd)  # releases the lock
 
 
 def _swap(index_dir: Path, generation: Path) -> None:
-    previous = os.readlink(index_dir) if index_dir.is_symlink() else None
     link = index_dir.parent / f".{index_dir.name}.link-{os.getpid()}"
     if link.is_symlink():
         link.unlink()
     link.symlink_to(generation.name)
     os.replace(link, index_dir)  # atomic: readers see the old index or the new one, never neither
-    keep = {generation.name, previous}
+
+
+def _prune(index_dir: Path, keep: str) -> None:
+    """Delete the generations other than ``keep`` that no reader holds (and a killed build's leftovers)."""
     for old in index_dir.parent.glob(f"{index_dir.name}.*"):
-        if old.is_dir() and old.name not in keep:
+        if not old.is_dir() or old.is_symlink() or old.name == keep:
+            continue
+        try:
+            fd = os.open(old / READERS, os.O_RDONLY)
+        except FileNotFoundError:  # a build killed before it wrote anything, or an older format
             shutil.rmtree(old, ignore_errors=True)
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            continue  # a server still reads it
+        else:
+            shutil.rmtree(old, ignore_errors=True)  # under the lock, so no reader can take it meanwhile
+        finally:
+            os.close(fd)
+
+
+class Lease:
+    """A reader's hold on one generation: no build deletes it until ``release``."""
+
+    def __init__(self, path: Path, fd: int | None):
+        self.path = path
+        self._fd = fd
+
+    def release(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+
+def hold(index_dir: Path | str, attempts: int = 5) -> Lease:
+    """Lease the generation that ``index_dir`` points to now.
+
+    A build may delete the generation between reading the link and taking the lease: then the
+    generation's catalog is gone once the lease is taken, and the link is read again.
+    Raises FileNotFoundError when there is no complete index.
+    """
+    index_dir = Path(index_dir)
+    for _ in range(attempts):
+        path = index_dir.resolve()
+        try:
+            fd = os.open(path / READERS, os.O_RDONLY)
+        except FileNotFoundError:
+            if (path / CATALOG).exists():  # a plain folder: nothing will delete it under us
+                return Lease(path, None)
+            continue
+        fcntl.flock(fd, fcntl.LOCK_SH)
+        if (path / CATALOG).exists():
+            return Lease(path, fd)
+        os.close(fd)
+    raise FileNotFoundError(f"no complete index at {index_dir}")

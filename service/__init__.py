@@ -13,17 +13,19 @@ def create_app(config: dict | None = None):
 
     Flask is imported here, not at the top: service.engines must stay importable without it.
     """
-    from flask import Flask, request
+    from flask import Flask, g, request
     from werkzeug.exceptions import RequestEntityTooLarge
 
     from indexer.build import DEFAULT_INDEX
     from service.api import Api, adjudicate, ask, games, health, search
     from service.language import Detector
+    from service.librarian import Librarian
     from service.library import Library
 
     app = Flask(__name__)
     app.config.from_mapping(
         REFEREE_INDEX=os.environ.get("REFEREE_INDEX", str(DEFAULT_INDEX)),
+        REFEREE_INDEX_CHECK_SECONDS=float(os.environ.get("REFEREE_INDEX_CHECK_SECONDS", "2")),
         MAX_CONTENT_LENGTH=256 * 1024,
         API_TITLE="Referee",
         API_VERSION="1.0",
@@ -36,7 +38,12 @@ def create_app(config: dict | None = None):
         app.config.update(config)
     app.json.ensure_ascii = False
     app.json.sort_keys = False
-    app.extensions["referee.library"] = Library(app.config["REFEREE_INDEX"], detector=Detector())
+    detector = Detector()
+    app.extensions["referee.librarian"] = Librarian(
+        app.config["REFEREE_INDEX"],
+        open_library=lambda index_dir: Library(index_dir, detector=detector),
+        check_seconds=app.config["REFEREE_INDEX_CHECK_SECONDS"],
+    )
 
     @app.before_request
     def refuse_large_bodies():
@@ -44,6 +51,13 @@ def create_app(config: dict | None = None):
         limit = app.config["MAX_CONTENT_LENGTH"]
         if request.content_length is not None and request.content_length > limit:
             raise RequestEntityTooLarge(f"The body is over the limit of {limit} bytes.")
+
+    @app.after_request
+    def say_which_index(response):
+        """Every answer names the index generation it was served from."""
+        if "library" in g:
+            response.headers["X-Referee-Index"] = g.library.generation
+        return response
 
     api = Api(app)
     for module in (health, games, search, ask, adjudicate):

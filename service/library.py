@@ -1,7 +1,8 @@
 """The rulebook library the service serves: the catalog and the search index of one build.
 
-Opened once per process by create_app. Searchers are per thread (Whoosh searchers are not
-shared across threads); the index generation never changes under an open library.
+One Library serves one index generation, which it holds a lease on (indexer.build.hold) until
+``close``: no build deletes it meanwhile. service.librarian moves the service to a new generation.
+Whoosh searchers are not shared between concurrent searches: each search borrows one from a pool.
 
 A question reaches every rulebook language through the terminology base: its words are matched
 to concepts in the asker's language, and each concept is searched with its forms in every
@@ -13,8 +14,8 @@ from __future__ import annotations
 
 import html
 import re
-import threading
 import unicodedata
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,7 +25,7 @@ from whoosh import index as whoosh_index
 from whoosh import query as Q
 
 from indexer.analysis import analyzer, fold, spans, stoplist, terms, warm_up, words
-from indexer.build import read_catalog, section_field, text_field
+from indexer.build import hold, read_catalog, section_field, text_field
 from indexer.corpus import LANGS
 from indexer.terms import Analysis, Concept, TermBase
 
@@ -128,11 +129,17 @@ class Library:
 
     def __init__(self, index_dir: Path | str, detector=None):
         index_dir = Path(index_dir)
-        catalog = read_catalog(index_dir)
-        if catalog is None or not whoosh_index.exists_in(str(index_dir)):
+        try:
+            self._lease = hold(index_dir)
+        except FileNotFoundError:
+            raise IndexMissing(f"no index at {index_dir}: run `make index` (python -m indexer)") from None
+        generation = self._lease.path
+        catalog = read_catalog(generation)
+        if catalog is None or not whoosh_index.exists_in(str(generation)):
+            self._lease.release()
             raise IndexMissing(f"no index at {index_dir}: run `make index` (python -m indexer)")
         self.index_dir = index_dir
-        self.generation = index_dir.resolve().name
+        self.generation = generation.name
         self.built_at = catalog["built_at"]
         self.games = {g["id"]: g for g in catalog["games"]}
         self.rulebooks = {(b["game"], b["lang"]): b for b in catalog["rulebooks"]}
@@ -151,9 +158,9 @@ class Library:
         )
         self._known = self._vocabulary()
         self._spelling = sorted(self.terms.surface)
-        # Open the generation folder itself, so a later rebuild cannot swap files under us.
-        self._index = whoosh_index.open_dir(str(index_dir.resolve()))
-        self._local = threading.local()
+        # Open the leased generation folder itself, so a later rebuild cannot swap files under us.
+        self._index = whoosh_index.open_dir(str(generation))
+        self._idle_searchers: list = []
         self.detector = detector
         warm_up()
 
@@ -167,11 +174,23 @@ class Library:
 
     # ---- query building ---------------------------------------------------------------------
 
+    @contextmanager
     def _searcher(self):
-        searcher = getattr(self._local, "searcher", None)
-        if searcher is None:
-            searcher = self._local.searcher = self._index.searcher()
-        return searcher
+        """A searcher for this search alone, taken from the pool (list.pop and append are atomic)."""
+        try:
+            searcher = self._idle_searchers.pop()
+        except IndexError:
+            searcher = self._index.searcher()
+        try:
+            yield searcher
+        finally:
+            self._idle_searchers.append(searcher)
+
+    def close(self) -> None:
+        """Close the searchers and give up the lease: a later build may delete the generation."""
+        while self._idle_searchers:
+            self._idle_searchers.pop().close()
+        self._lease.release()
 
     def _concept_query(self, concept: Concept) -> list[Q.Query]:
         """The concept's forms in every language, in text and section fields (alternatives)."""
@@ -291,22 +310,9 @@ class Library:
             return result
         mentioned = set() if game else self.mentioned_games(q)
         counting = any(c.facet == "number" for c in analysis.concepts)
-        found = self._searcher().search(
-            query, limit=max(limit, CANDIDATES), filter=Q.Term("game", game) if game else None
-        )
-        scored = []
-        for r in found:
-            text = r["text"]
-            # Highlights are worked out only where needed: they cost an analysis of the passage.
-            highlights = _merge(spans(r["lang"], text, wanted[r["lang"]]), text) if counting else None
-            score = r.score * KIND_FACTOR.get(r["kind"], 1.0)
-            if r["game"] in mentioned:
-                score *= MENTIONED_GAME_FACTOR
-            if r["lang"] == asker:
-                score *= ASKER_LANGUAGE_FACTOR
-            if counting and any(_COUNT.search(text[max(0, s - 12) : s]) for s, _ in highlights):
-                score *= COUNT_FACTOR
-            scored.append((score, r, text, highlights))
+        with self._searcher() as searcher:
+            found = searcher.search(query, limit=max(limit, CANDIDATES), filter=Q.Term("game", game) if game else None)
+            scored = self._rerank(found, asker, mentioned, counting, wanted)
         scored.sort(key=lambda item: -item[0])
         for score, r, text, highlights in scored[:limit]:
             if highlights is None:
@@ -320,16 +326,34 @@ class Library:
             )
         return result
 
+    def _rerank(self, found, asker, mentioned, counting, wanted) -> list[tuple]:
+        """Scores after the preferences (kind, mentioned game, asker's language, counts)."""
+        scored = []
+        for r in found:
+            text = r["text"]
+            # Highlights are worked out only where needed: they cost an analysis of the passage.
+            highlights = _merge(spans(r["lang"], text, wanted[r["lang"]]), text) if counting else None
+            score = r.score * KIND_FACTOR.get(r["kind"], 1.0)
+            if r["game"] in mentioned:
+                score *= MENTIONED_GAME_FACTOR
+            if r["lang"] == asker:
+                score *= ASKER_LANGUAGE_FACTOR
+            if counting and any(_COUNT.search(text[max(0, s - 12) : s]) for s, _ in highlights):
+                score *= COUNT_FACTOR
+            scored.append((score, r.fields(), text, highlights))
+        return scored
+
     def _recognised(self, word: str) -> bool:
         """An inflection of a known word: its stem, in some language, is a concept form or indexed."""
         return any(self.terms.knows(lang, stem) for lang in LANGS for stem in terms(lang, word)) or self._in_corpus(word)
 
     def _in_corpus(self, word: str) -> bool:
         """Whether a word, read in any language, stands in some passage."""
-        reader = self._searcher().reader()
-        return any(
-            reader.doc_frequency(text_field(lang), stem) > 0 for lang in self.langs for stem in terms(lang, word)
-        )
+        with self._searcher() as searcher:
+            reader = searcher.reader()
+            return any(
+                reader.doc_frequency(text_field(lang), stem) > 0 for lang in self.langs for stem in terms(lang, word)
+            )
 
     def _coverage(self, q: str, analysis: Analysis) -> float:
         """Share of the question's content words that are concepts or stand in the corpus."""

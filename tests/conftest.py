@@ -31,4 +31,4 @@ def client(app):
 
 @pytest.fixture(scope="session")
 def library(app):
-    return app.extensions["referee.library"]
+    return app.extensions["referee.librarian"].current()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import http
 
 import flask_smorest
-from flask import current_app
+from flask import current_app, g
 from flask_smorest.utils import prepare_response
 from webargs.flaskparser import FlaskParser
 
@@ -46,5 +46,7 @@ class Api(flask_smorest.Api):
 
 
 def library():
-    """The rulebook library opened by create_app."""
-    return current_app.extensions["referee.library"]
+    """The rulebook library this request is answered from: taken once, so one answer is one generation."""
+    if "library" not in g:
+        g.library = current_app.extensions["referee.librarian"].current()
+    return g.library

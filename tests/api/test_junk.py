@@ -64,7 +64,7 @@ def test_invalid_utf8_in_the_query_string_is_not_a_500(client):
 
 
 def test_an_unexpected_failure_is_a_500_problem_without_internals(app, monkeypatch):
-    library = app.extensions["referee.library"]
+    library = app.extensions["referee.librarian"].current()
     monkeypatch.setattr(library, "search", lambda *a, **k: 1 / 0)
     app.config["PROPAGATE_EXCEPTIONS"] = False
     try:

@@ -47,19 +47,39 @@ def test_a_crash_mid_build_leaves_the_old_index_serving(tmp_path, monkeypatch):
 
     assert os.readlink(index) == before
     assert [h.id for h in Library(index).search("pizza ratée").hits] == hits_before
-    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["index", before])
+    assert generations(tmp_path) == [before]
 
 
-def test_a_rebuild_swaps_in_the_new_index_and_keeps_the_previous_one(tmp_path):
+def generations(folder) -> list[str]:
+    return sorted(p.name for p in folder.iterdir() if p.is_dir() and not p.is_symlink())
+
+
+def test_a_generation_a_reader_holds_survives_any_number_of_rebuilds(tmp_path):
     index = tmp_path / "index"
     build(index, DEFAULT_CORPUS)
     first = os.readlink(index)
     old_library = Library(index)
     build(index, DEFAULT_CORPUS)
     build(index, DEFAULT_CORPUS)
-    assert os.readlink(index) != first
-    assert len([p for p in tmp_path.iterdir() if p.is_dir() and not p.is_symlink()]) == 2
-    assert old_library.passages  # an open library is unaffected by the swap
+    newest = os.readlink(index)
+    assert generations(tmp_path) == sorted([first, newest])
+    # A searcher opened only now, after two rebuilds, still reads the old generation's files.
+    old_library._idle_searchers.clear()
+    assert old_library.search("pizza ratée").hits
+
+    old_library.close()
+    build(index, DEFAULT_CORPUS)
+    assert generations(tmp_path) == [os.readlink(index)]
+
+
+def test_a_killed_builds_leftovers_are_removed_by_the_next_build(tmp_path):
+    index = tmp_path / "index"
+    build(index, DEFAULT_CORPUS)
+    (tmp_path / "index.1").mkdir()  # what a build killed before its first file leaves
+    (tmp_path / "index.2").mkdir()
+    (tmp_path / "index.2" / ".readers").touch()  # ... or after it, with no reader
+    build(index, DEFAULT_CORPUS)
+    assert generations(tmp_path) == [os.readlink(index)]
 
 
 def test_if_stale_builds_only_when_the_corpus_changed(tmp_path, capsys):
