@@ -20,6 +20,7 @@ def create_app(config: dict | None = None):
     from service.api import Api, adjudicate, ask, games, health, search
     from service.language import Detector
     from service.librarian import Librarian
+    from service.middleware import DeclaredLength
     from service.library import Library
 
     app = Flask(__name__)
@@ -68,4 +69,5 @@ def create_app(config: dict | None = None):
         api.spec.components.schema(state_schema.__name__, schema=state_schema)
         api.spec.components.schema(move_schema.__name__, schema=move_schema)
     app.extensions["referee.api"] = api
+    app.wsgi_app = DeclaredLength(app.wsgi_app, limit=app.config["MAX_CONTENT_LENGTH"])
     return app

@@ -12,13 +12,14 @@ PROBLEM_JSON = "application/problem+json"
 log = logging.getLogger(__name__)
 
 
-def problem(status: int, title: str, detail: str | None = None, errors=None, type_: str = "about:blank") -> Response:
+def problem(status: int, title: str, detail: str | None = None, errors=None, type_: str = "about:blank",
+            headers=None) -> Response:
     body = {"type": type_, "title": title, "status": status}
     if detail:
         body["detail"] = detail
     if errors:
         body["errors"] = errors
-    return Response(json.dumps(body, ensure_ascii=False), status=status, mimetype=PROBLEM_JSON)
+    return Response(json.dumps(body, ensure_ascii=False), status=status, mimetype=PROBLEM_JSON, headers=headers)
 
 
 def _field_errors(messages) -> dict:
@@ -43,17 +44,19 @@ def _detail(errors: dict) -> str:
 
 def handle_http_exception(error: HTTPException) -> Response:
     data = getattr(error, "data", None) or {}
+    # The exception's own headers (Allow on a 405, for one) go out with the problem.
+    headers = [(k, v) for k, v in error.get_headers() if k.lower() != "content-type"]
     errors = data.get("errors") or data.get("messages")
     if errors:
         errors = _field_errors(errors)
-        return problem(error.code, error.name, data.get("message") or _detail(errors), errors=errors)
+        return problem(error.code, error.name, data.get("message") or _detail(errors), errors=errors, headers=headers)
     detail = data.get("message") or error.description
     if isinstance(error, InternalServerError):
         original = getattr(error, "original_exception", None)
         if original is not None:
             log.exception("unhandled error", exc_info=original)
         detail = "Referee failed to answer this request; the failure is logged."
-    return problem(error.code or 500, error.name, detail)
+    return problem(error.code or 500, error.name, detail, headers=headers)
 
 
 def register(app) -> None:

@@ -5,9 +5,7 @@ marshmallow checks the shape of what clients send; the domain checks the rest.
 
 from __future__ import annotations
 
-import re
-
-from marshmallow import Schema, ValidationError, fields, validate, validates
+from marshmallow import Schema, fields, validate
 
 from indexer.corpus import KINDS, LANGS
 
@@ -15,7 +13,15 @@ GAME_IDS = ("mamma", "mamma-mia", "mammut-mambo", "moemmen")
 MAX_QUERY_CHARS = 500
 MAX_LIMIT = 50
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+# Text a person typed: something besides white space, and no control characters (tab and line
+# breaks are allowed). One pattern serves the check and the OpenAPI description, written with
+# explicit classes so that Python and ECMA-262 regular expressions read it alike.
+_CONTROL = r"\x00-\x08\x0b\x0c\x0e-\x1f\x7f"
+_SPACE = r"\t\n\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+TYPED_TEXT = validate.Regexp(
+    rf"^[^{_CONTROL}]*[^{_CONTROL}{_SPACE}][^{_CONTROL}]*$",
+    error="must contain something besides white space, and no control characters",
+)
 
 def _lang(**kwargs):
     return fields.String(validate=validate.OneOf(LANGS), **kwargs)
@@ -157,7 +163,7 @@ class PassageOut(Schema):
 class SearchArgs(Schema):
     q = fields.String(
         required=True,
-        validate=validate.Length(min=1, max=MAX_QUERY_CHARS),
+        validate=[validate.Length(min=1, max=MAX_QUERY_CHARS), TYPED_TEXT],
         metadata={"description": 'The question or keywords; "quoted phrases" must match as written.'},
     )
     game = fields.String(
@@ -172,13 +178,6 @@ class SearchArgs(Schema):
         load_default=10, validate=validate.Range(min=1, max=MAX_LIMIT),
         metadata={"description": f"How many hits at most (1 to {MAX_LIMIT})."},
     )
-
-    @validates("q")
-    def _q_is_text(self, value: str, **kwargs) -> None:
-        if not value.strip():
-            raise ValidationError("must not be blank")
-        if _CONTROL.search(value):
-            raise ValidationError("must not contain control characters")
 
 
 class SearchQueryOut(Schema):
@@ -222,17 +221,13 @@ class SearchOut(Schema):
 
 class AskIn(Schema):
     question = fields.String(
-        required=True, validate=validate.Length(min=1, max=MAX_QUERY_CHARS),
+        required=True, validate=[validate.Length(min=1, max=MAX_QUERY_CHARS), TYPED_TEXT],
         metadata={"description": "The question, in English, French, German or Chinese (either script).",
                   "example": "Wie viele Zutaten braucht die Pizza Bombastica?"},
     )
     game = fields.String(validate=validate.OneOf(GAME_IDS), load_default=None,
                          metadata={"description": "Only this game's rulebooks.", "example": "mamma-mia"})
     lang = _lang(load_default=None, metadata={"description": "The asker's language; detected when absent."})
-
-    @validates("question")
-    def _question_is_text(self, value: str, **kwargs) -> None:
-        SearchArgs._q_is_text(self, value)
 
 
 class AnswerOut(Schema):

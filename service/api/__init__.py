@@ -13,6 +13,21 @@ from service import errors
 from service.schemas import ProblemOut
 
 
+MAX_JSON_DEPTH = 32  # a game state needs about six levels
+
+
+def _deeper_than(value, limit: int) -> bool:
+    """Whether arrays and objects nest more than ``limit`` levels (walked without recursion)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (dict, list)):
+            if depth > limit:
+                return True
+            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return False
+
+
 class Parser(FlaskParser):
     """Malformed input (wrong type, missing field, bad value) is a 400, as API.md promises.
 
@@ -20,6 +35,17 @@ class Parser(FlaskParser):
     """
 
     DEFAULT_VALIDATION_STATUS = 400
+
+    def _raw_load_json(self, req):
+        """JSON nested too deeply for any request is malformed, not a crash of the decoder."""
+        too_deep = f"JSON nested more than {MAX_JSON_DEPTH} levels deep."
+        try:
+            data = super()._raw_load_json(req)
+        except RecursionError:
+            flask_smorest.abort(400, message=too_deep, errors={"json": [too_deep]})
+        if _deeper_than(data, MAX_JSON_DEPTH):
+            flask_smorest.abort(400, message=too_deep, errors={"json": [too_deep]})
+        return data
 
 
 class Blueprint(flask_smorest.Blueprint):

@@ -34,10 +34,17 @@ def test_junk_in_paths_and_parameters_never_gives_a_500(client, route, parts, pa
 
 @pytest.mark.parametrize("method", ["post", "put", "delete", "patch"])
 @pytest.mark.parametrize("url", ["/v1/games", "/v1/search?q=x", "/healthz", "/v1/passages/x"])
-def test_wrong_methods_are_405_problems(client, method, url):
+def test_wrong_methods_are_405_problems_that_say_what_is_allowed(client, method, url):
     response = getattr(client, method)(url, data=b"{}", content_type="application/json")
     assert response.status_code == 405
     assert_sane(response)
+    assert "GET" in {m.strip() for m in response.headers["Allow"].split(",")}
+
+
+def test_trace_is_405_with_allow(client):
+    response = client.open("/healthz", method="TRACE")
+    assert response.status_code == 405
+    assert {m.strip() for m in response.headers["Allow"].split(",")} == {"GET", "HEAD", "OPTIONS"}
 
 
 @pytest.mark.parametrize("url", [
@@ -56,6 +63,50 @@ def test_a_body_over_the_size_limit_is_413(client, app):
     assert response.status_code == 413
     assert_sane(response)
     assert "limit" in response.get_json()["detail"]
+
+
+def chunked(client, url, body: bytes):
+    """A request whose body has no Content-Length, as a server hands on Transfer-Encoding: chunked."""
+    import io
+
+    return client.post(url, input_stream=io.BytesIO(body), environ_overrides={"wsgi.input_terminated": True},
+                       headers={"Content-Type": "application/json", "Transfer-Encoding": "chunked"})
+
+
+def test_a_chunked_body_over_the_size_limit_is_413_too(client, app):
+    body = b'{"question": "' + b"a" * app.config["MAX_CONTENT_LENGTH"] + b'"}'
+    response = chunked(client, "/v1/ask", body)
+    assert response.status_code == 413
+    assert_sane(response)
+
+
+def test_a_chunked_body_within_the_limit_is_read_whole(client):
+    response = chunked(client, "/v1/ask", '{"question": "Combien de cartes ?", "lang": "fr"}'.encode())
+    assert response.status_code == 200
+    assert response.get_json()["lang"] == "fr"
+
+
+@pytest.mark.parametrize("url", ["/v1/ask", "/v1/games/mamma-mia/setup", "/v1/games/moemmen/adjudicate",
+                                 "/v1/games/mammut-mambo/replay"])
+@pytest.mark.parametrize("depth", [33, 1000, 100_000])
+def test_json_nested_too_deeply_is_a_400_naming_the_limit(client, url, depth):
+    response = client.post(url, data="[" * depth + "]" * depth, content_type="application/json")
+    assert response.status_code == 400
+    assert_sane(response)
+    assert response.get_json()["errors"] == {"json": ["JSON nested more than 32 levels deep."]}
+
+
+@pytest.mark.parametrize("q", ["   ", "\u3000\t", "a\x00b", "ok\x1b[31m"])
+def test_blank_or_control_character_questions_are_400s_as_the_openapi_pattern_says(client, app, q):
+    import re
+
+    from service.openapi import spec_dict
+
+    pattern = spec_dict(app)["components"]["schemas"]["AskIn"]["properties"]["question"]["pattern"]
+    assert re.search(pattern, q) is None
+    for response in (client.get("/v1/search", query_string={"q": q}), client.post("/v1/ask", json={"question": q})):
+        assert response.status_code == 400
+        assert_sane(response)
 
 
 def test_invalid_utf8_in_the_query_string_is_not_a_500(client):
