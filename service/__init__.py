@@ -63,6 +63,7 @@ def create_app(config: dict | None = None):
     api = Api(app)
     for module in (health, games, search, ask, adjudicate):
         api.register_blueprint(module.blp)
+    app.register_blueprint(adjudicate.no_adjudicator)
     from service.schemas import GAME_SCHEMAS
 
     for state_schema, move_schema in GAME_SCHEMAS.values():

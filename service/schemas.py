@@ -5,6 +5,8 @@ marshmallow checks the shape of what clients send; the domain checks the rest.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from marshmallow import Schema, fields, validate
 
 from indexer.corpus import KINDS, LANGS
@@ -278,18 +280,18 @@ class AskOut(Schema):
 
 
 # ---- adjudication: the requests every game shares ----------------------------------------------
+# The classes below give the shape; each game's routes use subclasses made by game_schemas(), in
+# which every state and move refers to that game's own state and move schemas.
 
-GAME_STATE_REFS = [{"$ref": f"#/components/schemas/{name}State"} for name in ("MammaMia", "MammutMambo", "Moemmen")]
-GAME_MOVE_REFS = [{"$ref": f"#/components/schemas/{name}Move"} for name in ("MammaMia", "MammutMambo", "Moemmen")]
 MAX_REPLAY_MOVES = 2000
 
 
 def _state(description="The game's state, in the game's own schema.", **kwargs):
-    return fields.Dict(metadata={"description": description, "oneOf": GAME_STATE_REFS}, **kwargs)
+    return fields.Dict(metadata={"description": description}, **kwargs)
 
 
 def _move(description="A move, in the game's own schema.", **kwargs):
-    return fields.Dict(metadata={"description": description, "oneOf": GAME_MOVE_REFS}, **kwargs)
+    return fields.Dict(metadata={"description": description}, **kwargs)
 
 
 class SetupIn(Schema):
@@ -588,3 +590,56 @@ GAME_SCHEMAS = {
     "mammut-mambo": (MammutMamboState, MammutMamboMove),
     "moemmen": (MoemmenState, MoemmenMove),
 }
+
+
+@dataclass(frozen=True)
+class GameRouteSchemas:
+    """The request and response schemas of one game's routes."""
+
+    state_in: type[Schema]
+    state_out: type[Schema]
+    legal_moves_out: type[Schema]
+    adjudicate_in: type[Schema]
+    verdict_out: type[Schema]
+    replay_in: type[Schema]
+    replay_out: type[Schema]
+
+
+def game_schemas(game: str) -> GameRouteSchemas:
+    """Subclasses of the shared request and response schemas whose states and moves are the game's own.
+
+    The state and move stay plain objects when loaded (the game's schema checks them in the view,
+    so that their errors are named "state.…" and "move.…"); the description refers to the game's
+    schema, so that each game's routes document exactly what they take and give.
+    """
+    state_schema, move_schema = GAME_SCHEMAS[game]
+    prefix = state_schema.__name__.removesuffix("State")
+
+    def ref(schema: type[Schema]) -> dict:
+        return {"allOf": [{"$ref": f"#/components/schemas/{schema.__name__}"}]}
+
+    def state(description="The game's state.", **kwargs):
+        return fields.Dict(metadata={"description": description, **ref(state_schema)}, **kwargs)
+
+    def move(description="A move.", **kwargs):
+        return fields.Dict(metadata={"description": description, **ref(move_schema)}, **kwargs)
+
+    def subclass(base: type[Schema], **overrides) -> type[Schema]:
+        return type(f"{prefix}{base.__name__}", (base,), {"__doc__": base.__doc__, **overrides})
+
+    verdict_out = subclass(VerdictOut, state=state("The state after the move when it is legal; null otherwise.",
+                                                    allow_none=True, required=True))
+    illegal_move_out = subclass(IllegalMoveOut, move=move(required=True), verdict=fields.Nested(verdict_out, required=True),
+                                state_before=state(required=True))
+    return GameRouteSchemas(
+        state_in=subclass(StateIn, state=state(required=True)),
+        state_out=subclass(StateOut, state=state(required=True)),
+        legal_moves_out=subclass(LegalMovesOut, moves=fields.List(
+            move(), required=True, metadata={"description": "Every legal move; empty once the game is over."})),
+        adjudicate_in=subclass(AdjudicateIn, state=state(required=True), move=move(required=True)),
+        verdict_out=verdict_out,
+        replay_in=subclass(ReplayIn, state=state(required=True), moves=fields.List(
+            move(), required=True, validate=validate.Length(max=MAX_REPLAY_MOVES))),
+        replay_out=subclass(ReplayOut, first_illegal=fields.Nested(illegal_move_out, allow_none=True, required=True),
+                            state=state("The state after the last legal move.", required=True)),
+    )

@@ -1,47 +1,25 @@
-"""Setting up, listing moves, adjudicating and replaying: the same routes for every game."""
+"""Setting up, listing moves, adjudicating and replaying: the same four routes for every game with an engine."""
 
 from contextlib import contextmanager
+
+import flask
 
 from flask_smorest import abort
 from marshmallow import ValidationError
 
 from service.api import Blueprint, library
-from service.engines import InvalidMove, InvalidState, adjudicate, engine_for, replay
-from service.schemas import (
-    GAME_SCHEMAS,
-    AdjudicateIn,
-    LegalMovesOut,
-    ReplayIn,
-    ReplayOut,
-    SetupIn,
-    StateIn,
-    StateOut,
-    VerdictOut,
-)
+from service.engines import ENGINES, InvalidMove, InvalidState, adjudicate, replay
+from service.schemas import GAME_SCHEMAS, SetupIn, game_schemas
 
 blp = Blueprint("adjudicate", __name__, description="Game states, legal moves and verdicts on moves.")
 
 
-def _worked_examples() -> dict:
-    """One request per move kind of every game, on states its engine produced (seeded)."""
-    from service.engines import ENGINES
-
+def _worked_examples(game: str) -> dict:
+    """One request per move kind of the game, on states its engine produced (seeded)."""
     return {
         f"{game}/{name}": {"summary": f"{game}: {summary}", "value": {"state": state, "move": move, "lang": "en"}}
-        for game, engine in ENGINES.items()
-        for name, summary, state, move in engine.examples()
+        for name, summary, state, move in ENGINES[game].examples()
     }
-
-
-def _engine(game: str):
-    engine = engine_for(game)
-    if engine is None:
-        if game in library().games:
-            from service.engines import ENGINES
-
-            abort(404, message=f"Referee cannot adjudicate {game!r} yet. Games with an adjudicator: {', '.join(ENGINES)}.")
-        abort(404, message=f"No game {game!r}. Known games: {', '.join(library().games)}.")
-    return engine
 
 
 def _load(game: str, which: int, value, field: str) -> dict:
@@ -65,54 +43,64 @@ def _unprocessable(state_field: str = "state", move_field: str = "move"):
         abort(422, message=f"Impossible {kind}: {where}: {what}", errors={where: [what]})
 
 
-@blp.route("/v1/games/<game>/setup", methods=["POST"])
-@blp.arguments(SetupIn, as_kwargs=True)
-@blp.response(200, StateOut)
-@blp.alt_response(404, response="NOT_FOUND")
-@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
-def setup(game, players, seed, options):
-    """Set up a new game for a number of players, shuffled from the seed."""
-    engine = _engine(game)
-    with _unprocessable(state_field=""):  # setup's fields are the request's own
-        return {"state": engine.setup(players, seed, options)}
+def _routes(game: str) -> None:
+    """The four routes of one game, each documented with the game's own state and move schemas."""
+    schemas = game_schemas(game)
+
+    @blp.route(f"/v1/games/{game}/setup", methods=["POST"], endpoint=f"{game}-setup")
+    @blp.arguments(SetupIn, as_kwargs=True)
+    @blp.response(200, schemas.state_out)
+    @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+    def setup(players, seed, options):
+        """Set up a new game for a number of players, shuffled from the seed."""
+        with _unprocessable(state_field=""):  # setup's fields are the request's own
+            return {"state": ENGINES[game].setup(players, seed, options)}
+
+    @blp.route(f"/v1/games/{game}/legal-moves", methods=["POST"], endpoint=f"{game}-legal-moves")
+    @blp.arguments(schemas.state_in, as_kwargs=True)
+    @blp.response(200, schemas.legal_moves_out)
+    @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+    def legal_moves(state):
+        """List every legal move in a state, or the final result when the game is over."""
+        engine = ENGINES[game]
+        state = _load(game, 0, state, "state")
+        with _unprocessable():
+            return {"moves": engine.legal_moves(state), "result": engine.result(state)}
+
+    @blp.route(f"/v1/games/{game}/adjudicate", methods=["POST"], endpoint=f"{game}-adjudicate")
+    @blp.arguments(schemas.adjudicate_in, as_kwargs=True, examples=_worked_examples(game))
+    @blp.response(200, schemas.verdict_out)
+    @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+    def adjudicate_move(state, move, lang):
+        """Judge one move: legal with the state after it, or every rule it breaks, cited."""
+        state = _load(game, 0, state, "state")
+        move = _load(game, 1, move, "move")
+        with _unprocessable():
+            return adjudicate(ENGINES[game], state, move, lang)
+
+    @blp.route(f"/v1/games/{game}/replay", methods=["POST"], endpoint=f"{game}-replay")
+    @blp.arguments(schemas.replay_in, as_kwargs=True)
+    @blp.response(200, schemas.replay_out)
+    @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+    def replay_moves(state, moves, lang):
+        """Check a whole sequence of moves and report the first illegal one with the state before it."""
+        state = _load(game, 0, state, "state")
+        moves = [_load(game, 1, m, f"moves.{i}") for i, m in enumerate(moves)]
+        with _unprocessable(move_field="moves"):
+            return replay(ENGINES[game], state, moves, lang)
 
 
-@blp.route("/v1/games/<game>/legal-moves", methods=["POST"])
-@blp.arguments(StateIn, as_kwargs=True)
-@blp.response(200, LegalMovesOut)
-@blp.alt_response(404, response="NOT_FOUND")
-@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
-def legal_moves(game, state):
-    """List every legal move in a state, or the final result when the game is over."""
-    engine = _engine(game)
-    state = _load(game, 0, state, "state")
-    with _unprocessable():
-        return {"moves": engine.legal_moves(state), "result": engine.result(state)}
+for _game_id in ENGINES:
+    _routes(_game_id)
+
+# A game without an adjudicator, or no game at all: a 404 that says which games have one. Not in
+# the API description, which lists each game's routes.
+no_adjudicator = flask.Blueprint("no-adjudicator", __name__)
 
 
-@blp.route("/v1/games/<game>/adjudicate", methods=["POST"])
-@blp.arguments(AdjudicateIn, as_kwargs=True, examples=_worked_examples())
-@blp.response(200, VerdictOut)
-@blp.alt_response(404, response="NOT_FOUND")
-@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
-def adjudicate_move(game, state, move, lang):
-    """Judge one move: legal with the state after it, or every rule it breaks, cited."""
-    engine = _engine(game)
-    state = _load(game, 0, state, "state")
-    move = _load(game, 1, move, "move")
-    with _unprocessable():
-        return adjudicate(engine, state, move, lang)
-
-
-@blp.route("/v1/games/<game>/replay", methods=["POST"])
-@blp.arguments(ReplayIn, as_kwargs=True)
-@blp.response(200, ReplayOut)
-@blp.alt_response(404, response="NOT_FOUND")
-@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
-def replay_moves(game, state, moves, lang):
-    """Check a whole sequence of moves and report the first illegal one with the state before it."""
-    engine = _engine(game)
-    state = _load(game, 0, state, "state")
-    moves = [_load(game, 1, m, f"moves.{i}") for i, m in enumerate(moves)]
-    with _unprocessable(move_field="moves"):
-        return replay(engine, state, moves, lang)
+@no_adjudicator.route("/v1/games/<game>/<any('setup', 'legal-moves', 'adjudicate', 'replay'):action>", methods=["POST"])
+def no_such_adjudicator(game, action):
+    """404 naming the games that have an adjudicator."""
+    if game in library().games:
+        abort(404, message=f"Referee cannot adjudicate {game!r} yet. Games with an adjudicator: {', '.join(ENGINES)}.")
+    abort(404, message=f"No game {game!r}. Known games: {', '.join(library().games)}.")

@@ -110,14 +110,33 @@ def test_games_without_an_adjudicator_and_unknown_games_are_404(client):
     post(client, "/v1/games/chess/setup", {"players": 2, "seed": 1}, status=404)
 
 
+def test_each_games_routes_document_that_games_own_state_and_move(app):
+    from service.openapi import spec_dict
+
+    spec = spec_dict(app)
+    for game, prefix in (("mamma-mia", "MammaMia"), ("mammut-mambo", "MammutMambo"), ("moemmen", "Moemmen")):
+        body = spec["paths"][f"/v1/games/{game}/adjudicate"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+        schema = spec["components"]["schemas"][body["$ref"].rsplit("/", 1)[1]]
+        assert schema["properties"]["state"]["allOf"] == [{"$ref": f"#/components/schemas/{prefix}State"}]
+        assert schema["properties"]["move"]["allOf"] == [{"$ref": f"#/components/schemas/{prefix}Move"}]
+        assert "oneOf" not in str(schema)
+
+
+def test_a_state_of_one_game_posted_to_another_games_route_is_a_400_naming_the_field(client):
+    state = post(client, "/v1/games/moemmen/setup", {"players": 3, "seed": 1})["state"]
+    body = post(client, "/v1/games/mammut-mambo/legal-moves", {"state": state}, status=400)
+    assert any(field.startswith("state.") for field in body["errors"])
+
+
 def test_the_worked_examples_in_openapi_give_the_verdicts_they_describe(client, app):
     from service.openapi import spec_dict
 
-    examples = spec_dict(app)["paths"]["/v1/games/{game}/adjudicate"]["post"]["requestBody"]["content"]["application/json"]["examples"]
     legal = {}
-    for name, example in examples.items():
-        game = name.split("/")[0]
-        legal[name] = post(client, f"/v1/games/{game}/adjudicate", example["value"])["legal"]
+    for game in ("mamma-mia", "mammut-mambo", "moemmen"):
+        path = f"/v1/games/{game}/adjudicate"
+        examples = spec_dict(app)["paths"][path]["post"]["requestBody"]["content"]["application/json"]["examples"]
+        for name, example in examples.items():
+            legal[name] = post(client, path, example["value"])["legal"]
     assert legal == {
         "mamma-mia/turn": True, "mamma-mia/turn-illegal": False, "mamma-mia/pass": False,
         "mamma-mia/serve": True, "mamma-mia/fail": True,
