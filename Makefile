@@ -23,9 +23,9 @@ index: $(VENV)/.installed
 index-force: $(VENV)/.installed
 	$(BIN)/python -m indexer
 
+# Host, port, workers and the rest come from the environment: see service/gunicorn_conf.py.
 run: index
-	$(BIN)/gunicorn --bind 127.0.0.1:$(PORT) --workers 2 --threads 4 --worker-class gthread \
-		--limit-request-line 16384 --access-logfile - 'service:create_app()'
+	PORT=$(PORT) $(BIN)/gunicorn -c python:service.gunicorn_conf
 
 test: $(VENV)/.installed
 	$(BIN)/python -m pytest

@@ -1,0 +1,94 @@
+"""The production server (gunicorn with service.gunicorn_conf, as make run starts it), over real sockets."""
+
+import http.client
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from tests.conftest import ROOT
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(index_dir):
+    port = free_port()
+    env = {**os.environ, "PORT": str(port), "REFEREE_INDEX": str(index_dir), "REFEREE_LOG_LEVEL": "warning"}
+    process = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "python:service.gunicorn_conf"],
+                               cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                break
+        except OSError:
+            assert process.poll() is None, process.stderr.read().decode()
+            time.sleep(0.2)
+    yield port
+    process.terminate()
+    process.wait(timeout=30)
+
+
+def get(port, path, timeout=5.0):
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    connection.request("GET", path)
+    response = connection.getresponse()
+    return response.status, response.read()
+
+
+def test_slow_clients_do_not_shut_out_others(server):
+    """Twenty connections that send their headers a byte at a time; /healthz still answers at once."""
+    get(server, "/healthz", timeout=30)  # both workers up
+    slow = []
+    for _ in range(20):
+        s = socket.create_connection(("127.0.0.1", server))
+        s.sendall(b"GET /healthz HTTP/1.1\r\nHost: referee\r\n")
+        slow.append(s)
+    stop = threading.Event()
+
+    def drip():
+        while not stop.is_set():
+            for s in slow:
+                try:
+                    s.sendall(b"X")
+                except OSError:
+                    pass
+            stop.wait(0.3)
+
+    dripper = threading.Thread(target=drip)
+    dripper.start()
+    try:
+        time.sleep(1)
+        answered = [get(server, "/healthz", timeout=2)[0] for _ in range(8)]
+    finally:
+        stop.set()
+        dripper.join()
+        for s in slow:
+            s.close()
+    assert answered == [200] * 8
+
+
+def test_a_chunked_body_over_the_limit_is_413_over_the_wire(server):
+    body = b'{"question": "' + b"a" * (256 * 1024) + b'"}'
+    connection = http.client.HTTPConnection("127.0.0.1", server, timeout=10)
+    connection.request("POST", "/v1/ask", body=iter([body[:1000], body[1000:]]),
+                       headers={"Content-Type": "application/json"}, encode_chunked=True)
+    response = connection.getresponse()
+    assert response.status == 413
+    assert response.getheader("Content-Type") == "application/problem+json"
+
+
+def test_a_small_chunked_body_is_answered(server):
+    connection = http.client.HTTPConnection("127.0.0.1", server, timeout=10)
+    connection.request("POST", "/v1/ask", body=iter([b'{"question": "How many ', b'cards?", "lang": "en"}']),
+                       headers={"Content-Type": "application/json"}, encode_chunked=True)
+    assert connection.getresponse().status == 200
