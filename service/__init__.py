@@ -14,10 +14,12 @@ def create_app(config: dict | None = None):
     Flask is imported here, not at the top: service.engines must stay importable without it.
     """
     from flask import Flask, g, request
+    from flask_cors import CORS
     from werkzeug.exceptions import RequestEntityTooLarge
 
     from indexer.build import DEFAULT_INDEX
-    from service.api import Api, adjudicate, ask, games, health, search
+    from service import tracing
+    from service.api import Api, adjudicate, ask, docs, games, health, search
     from service.language import Detector
     from service.librarian import Librarian
     from service.middleware import DeclaredLength
@@ -27,18 +29,31 @@ def create_app(config: dict | None = None):
     app.config.from_mapping(
         REFEREE_INDEX=os.environ.get("REFEREE_INDEX", str(DEFAULT_INDEX)),
         REFEREE_INDEX_CHECK_SECONDS=float(os.environ.get("REFEREE_INDEX_CHECK_SECONDS", "2")),
+        REFEREE_LOG_LEVEL=os.environ.get("REFEREE_LOG_LEVEL", "info"),
+        # Browser frontends on other origins: a comma-separated list, or * (without credentials).
+        REFEREE_CORS_ORIGINS=os.environ.get("REFEREE_CORS_ORIGINS", "*"),
         MAX_CONTENT_LENGTH=256 * 1024,
         API_TITLE="Referee",
         API_VERSION="1.0",
         OPENAPI_VERSION="3.0.3",
         OPENAPI_URL_PREFIX="/",
         OPENAPI_JSON_PATH="openapi.json",
+        OPENAPI_SWAGGER_UI_PATH="/docs",
+        OPENAPI_SWAGGER_UI_URL=docs.ASSETS,
+        OPENAPI_SWAGGER_UI_CONFIG={"validatorUrl": None},  # Swagger UI would send the spec to an outside validator
         API_SPEC_OPTIONS={"info": {"description": API_DESCRIPTION}},
     )
     if config:
         app.config.update(config)
     app.json.ensure_ascii = False
     app.json.sort_keys = False
+    tracing.init_app(app)  # first: the request id is there for every later hook and error
+    origins = app.config["REFEREE_CORS_ORIGINS"]
+    wildcard = origins.strip() == "*"
+    CORS(app, resources={r"/v1/*": {}, "/healthz": {}, "/openapi.json": {}},
+         origins="*" if wildcard else [o.strip() for o in origins.split(",") if o.strip()],
+         send_wildcard=wildcard, supports_credentials=False, methods=["GET", "HEAD", "POST", "OPTIONS"],
+         expose_headers=["X-Request-ID", "X-Referee-Index", "ETag"], max_age=600)
     detector = Detector()
     app.extensions["referee.librarian"] = Librarian(
         app.config["REFEREE_INDEX"],
@@ -64,6 +79,7 @@ def create_app(config: dict | None = None):
     for module in (health, games, search, ask, adjudicate):
         api.register_blueprint(module.blp)
     app.register_blueprint(adjudicate.no_adjudicator)
+    app.register_blueprint(docs.blp)
     from service.schemas import GAME_SCHEMAS
 
     for state_schema, move_schema in GAME_SCHEMAS.values():

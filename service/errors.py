@@ -7,6 +7,8 @@ import logging
 from flask import Response, json
 from werkzeug.exceptions import HTTPException, InternalServerError
 
+from service.tracing import request_id
+
 PROBLEM_JSON = "application/problem+json"
 
 log = logging.getLogger(__name__)
@@ -19,6 +21,8 @@ def problem(status: int, title: str, detail: str | None = None, errors=None, typ
         body["detail"] = detail
     if errors:
         body["errors"] = errors
+    if request_id():
+        body["request_id"] = request_id()
     return Response(json.dumps(body, ensure_ascii=False), status=status, mimetype=PROBLEM_JSON, headers=headers)
 
 

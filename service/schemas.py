@@ -44,6 +44,7 @@ class ProblemOut(Schema):
         values=fields.Raw(),
         metadata={"description": "Where input was invalid: field path -> messages."},
     )
+    request_id = fields.String(metadata={"description": "The request's id, as in the X-Request-ID header and the log."})
 
 
 # ---- health ---------------------------------------------------------------------------------

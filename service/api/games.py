@@ -1,9 +1,23 @@
+from flask import request
 from flask_smorest import abort
 
 from service.api import Blueprint, library
 from service.schemas import GameDetailOut, GamesOut, PassageOut, RulebookOut
 
 blp = Blueprint("games", __name__, description="The games, their rulebooks and passages.")
+
+CACHE_SECONDS = 300  # these answers change only when the index is rebuilt
+
+
+@blp.after_request
+def cacheable(response):
+    """An ETag and a max-age on what only the index changes; 304 when the client's copy is current."""
+    if request.method in ("GET", "HEAD") and response.status_code == 200:
+        response.cache_control.public = True
+        response.cache_control.max_age = CACHE_SECONDS
+        response.add_etag()
+        response.make_conditional(request)
+    return response
 
 _GAME_FIELDS = ("id", "names", "players", "designer", "publisher")
 
