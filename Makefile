@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 PORT   ?= 8000
 export REFEREE_INDEX ?= $(CURDIR)/var/index
 
-.PHONY: run test index index-force bench eval openapi clean
+.PHONY: run test index index-force bench eval fuzz openapi clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +32,10 @@ test: $(VENV)/.installed
 
 bench: index
 	$(BIN)/python -m benchmarks
+
+# schemathesis with 300 examples per operation and mode (the suite runs 20): over 5,000 requests.
+fuzz: $(VENV)/.installed
+	REFEREE_FUZZ_EXAMPLES=300 REFEREE_LOG_LEVEL=warning $(BIN)/python -m pytest -s -q -p no:cacheprovider tests/api/test_schema_fuzz.py
 
 eval: index
 	$(BIN)/python -m indexer.eval benchmarks/eval/search_dev.jsonl

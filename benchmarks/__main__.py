@@ -1,8 +1,9 @@
-"""make bench: index build time and search latency, in-process and over HTTP, at 1x and 100x.
+"""make bench: index build time and search latency, in-process and over HTTP, at 1x and 100x;
+adjudication latency; and a load test of the production server.
 
 Timings only; nothing here passes or fails. The questions are the dev questions in
 benchmarks/eval/search_dev.jsonl (or --questions FILE). The 100x corpus is 100 synthetic copies of
-every passage (ids suffixed), to see how search scales.
+every passage (ids suffixed), to see how search scales. `--only load` runs the load test alone.
 """
 
 from __future__ import annotations
@@ -70,10 +71,9 @@ def serving(index: Path):
 
     port = free_port()
     server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers", "2",
-         "--threads", "4", "--worker-class", "gthread", "--limit-request-line", "16384",
-         "service:create_app()"],
-        env=dict(os.environ, REFEREE_INDEX=str(index)), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        [sys.executable, "-m", "gunicorn", "-c", "python:service.gunicorn_conf"],
+        env=dict(os.environ, REFEREE_INDEX=str(index), PORT=str(port), REFEREE_LOG_LEVEL="warning"),
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
     session, base = requests.Session(), f"http://127.0.0.1:{port}"
     try:
@@ -176,6 +176,42 @@ def adjudication(rounds: int) -> list[tuple]:
     return rows
 
 
+def load_test(cases, seconds: float, clients: int) -> None:
+    """Saturate the production server with a mix of routes, then with healthz alone and search alone."""
+    from benchmarks.load import MIX, Requests, saturate
+    from service.engines import ENGINES
+
+    adjudications = [(game, state, move) for game, engine in ENGINES.items() for state, move in _cases(engine, 100)]
+    requests = Requests(cases, adjudications)
+    with tempfile.TemporaryDirectory() as tmp:
+        index = Path(tmp) / "index"
+        build(index, DEFAULT_CORPUS)
+        with serving(index) as (_, base):
+            port = int(base.rsplit(":", 1)[1])
+            saturate(port, requests, MIX, 3, clients)  # warm up both workers
+            mixed = saturate(port, requests, MIX, seconds, clients)
+            alone = {route: saturate(port, requests, [(route, 1)], max(5.0, seconds / 3), clients)
+                     for route in ("healthz", "search")}
+
+    def throughput(run, route=None) -> float:
+        count = sum(len(s) for r, s in run["latencies"].items() if route in (None, r))
+        return count / run["seconds"]
+
+    print(f"Load: {clients} clients for {mixed['seconds']:.0f} s, mix {', '.join(f'{r} {w}' for r, w in MIX)} "
+          f"(weights); gevent workers as make run starts them")
+    print("| route | requests | throughput | p50 | p95 | p99 | errors |")
+    print("|---|---|---|---|---|---|---|")
+    for route, _ in MIX + (("all", 0),):
+        samples = [x for r, s in mixed["latencies"].items() if route in ("all", r) for x in s]
+        errors = sum(n for r, n in mixed["errors"].items() if route in ("all", r))
+        print(f"| {route} | {len(samples)} | {len(samples) / mixed['seconds']:.0f}/s | {ms(percentile(samples, 50))} "
+              f"| {ms(percentile(samples, 95))} | {ms(percentile(samples, 99))} | {errors} |")
+    healthz, search = throughput(alone["healthz"]), throughput(alone["search"])
+    errors = sum(sum(run["errors"].values()) for run in alone.values())
+    print(f"Saturated alone: healthz {healthz:.0f}/s, search {search:.0f}/s; search is {search / healthz:.3f} "
+          f"of healthz's throughput ({errors} errors)")
+
+
 def main(argv=None) -> int:
     from service.ask import ask
     from service.language import Detector
@@ -185,8 +221,14 @@ def main(argv=None) -> int:
     parser.add_argument("--questions", type=Path, default=DEV_QUESTIONS)
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--scale", type=int, default=100, help="copies of the corpus for the large run")
+    parser.add_argument("--load-seconds", type=float, default=30, help="length of the load test's mixed run")
+    parser.add_argument("--clients", type=int, default=16, help="concurrent connections in the load test")
+    parser.add_argument("--only", choices=["load"], help="run one part alone")
     args = parser.parse_args(argv)
     cases = load_cases(args.questions)
+    if args.only == "load":
+        load_test(cases, args.load_seconds, args.clients)
+        return 0
     rows = []
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -217,6 +259,8 @@ def main(argv=None) -> int:
     for row in adjudication(args.rounds):
         print("| " + " | ".join(row) + " |")
     print("(Mömmen's rounds rarely end under uniform random play; its tests use a goal-seeking player.)")
+    print()
+    load_test(cases, args.load_seconds, args.clients)
     return 0
 
 

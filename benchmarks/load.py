@@ -1,0 +1,83 @@
+"""A load test: the production server (gunicorn, service.gunicorn_conf) at saturation.
+
+Client threads on loopback, each with its own kept-alive connection, send requests back to back
+for a fixed time: a mix of search, ask, adjudicate and healthz; then healthz alone and search
+alone, for their saturated throughputs. The client shares the machine's cores with the server, so
+the figures are a floor for what the server alone would do.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import random
+import threading
+import time
+from collections import defaultdict
+from urllib.parse import urlencode
+
+MIX = (("search", 4), ("ask", 3), ("adjudicate", 2), ("healthz", 1))
+
+
+class Requests:
+    """The requests of the mix, built once: real questions and real (state, move) pairs."""
+
+    def __init__(self, questions, adjudications):
+        self.questions = questions
+        self.adjudications = adjudications
+
+    def make(self, route: str, rng: random.Random) -> tuple[str, str, bytes | None]:
+        if route == "healthz":
+            return "GET", "/healthz", None
+        if route == "search":
+            case = rng.choice(self.questions)
+            return "GET", "/v1/search?" + urlencode({"q": case.q, "limit": 10}), None
+        if route == "ask":
+            case = rng.choice(self.questions)
+            return "POST", "/v1/ask", json.dumps({"question": case.q}).encode()
+        game, state, move = rng.choice(self.adjudications)
+        return "POST", f"/v1/games/{game}/adjudicate", json.dumps({"state": state, "move": move}).encode()
+
+
+def saturate(port: int, requests: Requests, mix, seconds: float, clients: int = 16) -> dict:
+    """Send ``mix`` (route, weight) pairs back to back from ``clients`` threads for ``seconds``."""
+    routes = [route for route, weight in mix for _ in range(weight)]
+    latencies: dict[str, list[float]] = defaultdict(list)
+    errors: dict[str, int] = defaultdict(int)
+    lock = threading.Lock()
+    deadline = time.monotonic() + seconds
+
+    def client(number: int):
+        rng = random.Random(number)
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        mine, failed = defaultdict(list), defaultdict(int)
+        while time.monotonic() < deadline:
+            route = rng.choice(routes)
+            method, path, body = requests.make(route, rng)
+            started = time.perf_counter()
+            try:
+                connection.request(method, path, body=body, headers={"Content-Type": "application/json"})
+                response = connection.getresponse()
+                response.read()
+                ok = response.status == 200
+            except (OSError, http.client.HTTPException):
+                ok = False
+                connection.close()
+                connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            mine[route].append(time.perf_counter() - started)
+            if not ok:
+                failed[route] += 1
+        with lock:
+            for route, samples in mine.items():
+                latencies[route].extend(samples)
+            for route, count in failed.items():
+                errors[route] += count
+
+    threads = [threading.Thread(target=client, args=(n,)) for n in range(clients)]
+    started = time.monotonic()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    elapsed = time.monotonic() - started
+    return {"seconds": elapsed, "latencies": dict(latencies), "errors": dict(errors)}
