@@ -37,8 +37,10 @@ bench: index
 fuzz: $(VENV)/.installed
 	REFEREE_FUZZ_EXAMPLES=300 REFEREE_LOG_LEVEL=warning $(BIN)/python -m pytest -s -q -p no:cacheprovider tests/api/test_schema_fuzz.py
 
+# Players' questions (dev half: tune on it) and questions the rulebooks do not answer; then the test half.
 eval: index
-	$(BIN)/python -m indexer.eval benchmarks/eval/search_dev.jsonl
+	$(BIN)/python -m indexer.eval benchmarks/eval/players.jsonl --offtopic benchmarks/eval/offtopic.jsonl --split dev
+	$(BIN)/python -m indexer.eval benchmarks/eval/players.jsonl --offtopic benchmarks/eval/offtopic.jsonl --split test
 
 # Regenerates openapi.yaml from the running app's schemas (a test checks that they agree).
 openapi: $(VENV)/.installed

@@ -100,9 +100,13 @@ def _disagreement(library: Library, answers: list[Answer], lang: str | None) -> 
     return None
 
 
-def ask(library: Library, question: str, game: str | None = None, lang: str | None = None) -> dict:
-    """The answer to a question, or an honest null with the closest passages."""
-    result = library.search(question, game=game, limit=CITATIONS, lang=lang)
+def ask(library: Library, question: str, game: str | None = None, lang: str | None = None,
+        hint: str | None = None) -> dict:
+    """The answer to a question, or an honest null with the closest passages.
+
+    ``hint`` is the asker's language when the question does not tell (the client's Accept-Language).
+    """
+    result = library.search(question, game=game, limit=CITATIONS, lang=lang, hint=hint)
     asker = result.lang
     response = {
         "question": question,

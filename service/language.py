@@ -8,34 +8,68 @@ import threading
 from indexer.corpus import LANGS
 
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_LETTERS = re.compile(r"[^\W\d_]+", re.UNICODE)
 MIN_CONFIDENCE = 0.5  # lingua's confidence in its first language...
 MIN_MARGIN = 0.2  # ...and how far ahead of the second it must be; short questions are often unclear
+SHORT_WORDS = 4  # below this many words, only the word lists decide
+WORD_LISTS = ("en", "fr", "de")  # pyspellchecker's word lists for the languages written in letters
 
 
 class Detector:
-    """lingua, restricted to the four languages Referee answers in; loaded once per process."""
+    """The asker's language, from lingua and whole-language word lists; loaded once per process.
+
+    lingua is restricted to the four languages Referee answers in. Han script is Chinese for sure.
+    On short questions ("Who wins?", "wer gewinnt", "pizza bombastika") lingua guesses, and the
+    words decide instead: the language whose word list knows clearly more of the question's words
+    (none, for words that every language shares). They decide too when lingua cannot tell. The word lists
+    (pyspellchecker's, built from each language's subtitles and Wikipedia) also tell the spelling
+    corrector which words are real words, not to be "corrected" into rulebook words.
+    """
 
     _lock = threading.Lock()
 
     def __init__(self):
         from lingua import Language, LanguageDetectorBuilder
+        from spellchecker import SpellChecker
 
         self._codes = {Language.ENGLISH: "en", Language.FRENCH: "fr", Language.GERMAN: "de", Language.CHINESE: "zh"}
         self._detector = (
             LanguageDetectorBuilder.from_languages(*self._codes).with_preloaded_language_models().build()
         )
+        self._words = {lang: SpellChecker(language=lang, distance=1).word_frequency for lang in WORD_LISTS}
+
+    def is_word(self, word: str, lang: str | None = None) -> bool:
+        """Whether ``word`` is a word of ``lang`` (of any of en, fr, de when lang is None)."""
+        word = word.lower()
+        langs = (lang,) if lang in WORD_LISTS else WORD_LISTS if lang is None else ()
+        return any(word in self._words[code] for code in langs)
 
     def detect(self, text: str) -> str | None:
-        """The language of ``text``, or None when the text is too short or mixed to tell."""
+        """The language of ``text``, or None when the text is too short or mixed to tell.
+
+        Leave out of ``text`` what carries no language (game names, quoted rule words): the caller
+        knows them, and "Mömmen" alone reads as German.
+        """
         if _CJK.search(text):
             return "zh"
+        if len(_LETTERS.findall(text)) < SHORT_WORDS:  # lingua guesses on two words; word lists know
+            return self._by_words(text)
         with self._lock:
             values = self._detector.compute_language_confidence_values(text)
-        if not values or values[0].value < MIN_CONFIDENCE:
+        if values and values[0].value >= MIN_CONFIDENCE and (
+            len(values) == 1 or values[0].value - values[1].value >= MIN_MARGIN
+        ):
+            return self._codes[values[0].language]
+        return self._by_words(text)
+
+    def _by_words(self, text: str) -> str | None:
+        """The language whose word list knows the most words of ``text``, when it knows clearly more."""
+        words = [w.lower() for w in _LETTERS.findall(text)]
+        if not words:
             return None
-        if len(values) > 1 and values[0].value - values[1].value < MIN_MARGIN:
-            return None
-        return self._codes[values[0].language]
+        known = sorted(((sum(w in self._words[lang] for w in words), lang) for lang in WORD_LISTS), reverse=True)
+        (best, lang), (second, _) = known[0], known[1]
+        return lang if best > second and best >= len(words) / 2 else None
 
 
 # Referee's own words. {placeholders} are filled by the caller.

@@ -218,15 +218,34 @@ class Library:
         return known
 
     def detect_lang(self, q: str) -> str | None:
-        return self.detector.detect(q) if self.detector else None
+        """The asker's language, told from the question without its game names and quoted words."""
+        if not self.detector:
+            return None
+        return self.detector.detect(self._without_names(_QUOTED.sub(" ", q)))
 
-    def correct(self, q: str) -> str | None:
-        """The question with misspelt game words corrected ("mamoth" -> "mammoth"), or None."""
+    def _without_names(self, q: str) -> str:
+        """The question with the games' names taken out (they are the same in every language)."""
+        folded = fold(q)
+        keep = [True] * len(q)
+        if len(folded) == len(q):  # folding kept the offsets: cut the names out of the original
+            for name, _ in self._game_names:
+                for match in re.finditer(rf"(?<!\w){re.escape(name)}(?!\w)", folded):
+                    keep[match.start():match.end()] = [False] * (match.end() - match.start())
+        return "".join(c if k else " " for c, k in zip(q, keep))
+
+    def correct(self, q: str, lang: str | None = None) -> str | None:
+        """The question with misspelt game words corrected ("mamoth" -> "mammoth"), or None.
+
+        Only a word that is neither in the rulebooks nor a word of the asker's language (``lang``,
+        or any language when unknown) is corrected: "capital" stays "capital".
+        """
         corrected, changed = q, False
         for match in reversed(list(_WORD.finditer(q))):
             word = fold(match.group())
             if word in self._known or self._recognised(match.group()):
                 continue
+            if self.detector and self.detector.is_word(match.group(), lang):
+                continue  # a real word of the asker's language, only not a rulebook word
             limit = 1 if len(word) < 7 else 2
             best = process.extractOne(word, self._spelling, scorer=Levenshtein.distance, score_cutoff=limit)
             if best is not None:
@@ -299,10 +318,15 @@ class Library:
 
     # ---- search -----------------------------------------------------------------------------
 
-    def search(self, q: str, game: str | None = None, limit: int = 10, lang: str | None = None) -> SearchResult:
-        """Rulebook passages of every language for a question in any language, best first."""
-        asker = lang or self.detect_lang(q)
-        corrected = self.correct(q)
+    def search(self, q: str, game: str | None = None, limit: int = 10, lang: str | None = None,
+               hint: str | None = None) -> SearchResult:
+        """Rulebook passages of every language for a question in any language, best first.
+
+        ``lang`` is the asker's language when known; otherwise it is detected from the question,
+        and ``hint`` (the client's Accept-Language) decides when the question cannot tell.
+        """
+        asker = lang or self.detect_lang(q) or hint
+        corrected = self.correct(q, asker)
         query, wanted, analysis = self.build_query(corrected or q, asker, game)
         result = SearchResult(hits=[], lang=asker, corrected=corrected,
                               coverage=self._coverage(corrected or q, analysis))

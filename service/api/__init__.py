@@ -5,10 +5,11 @@ from __future__ import annotations
 import http
 
 import flask_smorest
-from flask import current_app, g
+from flask import current_app, g, request
 from flask_smorest.utils import prepare_response
 from webargs.flaskparser import FlaskParser
 
+from indexer.corpus import LANGS
 from service import errors
 from service.schemas import ProblemOut
 
@@ -89,6 +90,11 @@ class Api(flask_smorest.Api):
         response = {"description": "Default error response", "schema": self.ERROR_SCHEMA}
         prepare_response(response, self.spec, errors.PROBLEM_JSON)
         self.spec.components.response("DEFAULT_ERROR", response, lazy=True)
+
+
+def accepted_language() -> str | None:
+    """The client's Accept-Language, as one of Referee's languages: a hint for unclear questions."""
+    return request.accept_languages.best_match(LANGS)
 
 
 def library():

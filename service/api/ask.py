@@ -1,4 +1,4 @@
-from service.api import Blueprint, library
+from service.api import Blueprint, accepted_language, library
 from service.ask import ask
 from service.schemas import AskIn, AskOut
 
@@ -10,4 +10,4 @@ blp = Blueprint("ask", __name__, description="Questions answered from the rulebo
 @blp.response(200, AskOut)
 def post_ask(question, game, lang):
     """Answer a question in any language from the rulebooks, or say that they do not answer it."""
-    return ask(library(), question, game=game, lang=lang)
+    return ask(library(), question, game=game, lang=lang, hint=accepted_language())

@@ -1,4 +1,4 @@
-from service.api import Blueprint, library
+from service.api import Blueprint, accepted_language, library
 from service.language import say
 from service.schemas import SearchArgs, SearchOut
 
@@ -10,7 +10,7 @@ blp = Blueprint("search", __name__, description="Rulebook search across every ru
 @blp.response(200, SearchOut)
 def search(q, game, lang, limit):
     """Rank rulebook passages of every language for a question in any language."""
-    result = library().search(q, game=game, limit=limit, lang=lang)
+    result = library().search(q, game=game, limit=limit, lang=lang, hint=accepted_language())
     return {
         "query": {"q": q, "lang": result.lang, "game": game},
         "did_you_mean": None if result.corrected is None else {
