@@ -24,7 +24,7 @@ from rapidfuzz.distance import Levenshtein
 from whoosh import index as whoosh_index
 from whoosh import query as Q
 
-from indexer.analysis import analyzer, fold, spans, stoplist, terms, warm_up, words
+from indexer.analysis import analyzer, fold, spans, stoplist, terms, to_simplified, warm_up, words
 from indexer.build import hold, read_catalog, section_field, text_field
 from indexer.corpus import LANGS
 from indexer.terms import Analysis, Concept, TermBase
@@ -112,6 +112,27 @@ def _merge(found: list[tuple[int, int]], text: str) -> list[tuple[int, int]]:
     return merged
 
 
+_ARTICLES = {"the", "la", "le", "die", "der", "den", "dem", "des"}
+_CARD_WORDS = {"card", "cards", "carte", "cartes", "karte", "karten"}
+
+
+def _name_form(text: str) -> str:
+    """How game names are compared: folded (no case, no accents), Simplified, punctuation as space."""
+    return re.sub(r"[^\w\s]", " ", to_simplified(fold(text)))
+
+
+def _game_names(games: dict) -> list[tuple[str, str]]:
+    """(name form, game id), longest first: every name of every game, its id ("mammut mambo"), and
+    the ö spelt oe ("moemmen")."""
+    names = set()
+    for game_id, game in games.items():
+        for name in [*game["names"].values(), game_id.replace("-", " ")]:
+            form = " ".join(_name_form(name).split())
+            names.add((form, game_id))
+            names.add((" ".join(_name_form(name.replace("ö", "oe").replace("Ö", "Oe")).split()), game_id))
+    return sorted(names, key=lambda pair: -len(pair[0]))
+
+
 def _form_query(fieldname: str, lang: str, text: str, boost: float = 1.0) -> tuple[Q.Query | None, list[str]]:
     """A word as a Term, several as a Phrase (stop words leave gaps, so the slop allows them)."""
     tokens = [(t.text, t.pos) for t in analyzer(lang)(text, positions=True, mode="query")][:MAX_QUERY_TERMS]
@@ -152,10 +173,7 @@ class Library:
         self.terms = TermBase(catalog.get("concepts", []))
         self._concept_queries = {c.id: self._concept_query(c) for c in self.terms.concepts.values()}
         self._concept_stems = {c.id: self._stems(c) for c in self.terms.concepts.values()}
-        self._game_names = sorted(
-            ((fold(name), game_id) for game_id, g in self.games.items() for name in g["names"].values()),
-            key=lambda pair: -len(pair[0]),
-        )
+        self._game_names = _game_names(self.games)
         self._known = self._vocabulary()
         self._spelling = sorted(self.terms.surface)
         # Open the leased generation folder itself, so a later rebuild cannot swap files under us.
@@ -223,9 +241,25 @@ class Library:
             return None
         return self.detector.detect(self._without_names(_QUOTED.sub(" ", q)))
 
+    def _routing_names_removed(self, q: str) -> str:
+        """The question without the game names that only say which game it is about ("Mömmen:
+        who wins", "wann ist mamma zu ende"); a name that is a thing in its game stays ("the Mamma
+        pays less", "the Mamma Mia card"). The blanks keep every offset."""
+        folded = _name_form(q)
+        if len(folded) != len(q):
+            return q
+        out = list(q)
+        for name, _ in self._game_names:
+            for match in re.finditer(rf"(?<!\w){re.escape(name)}(?!\w)", folded):
+                before, after = folded[:match.start()].split()[-1:], folded[match.end():].split()[:1]
+                if (before and before[0] in _ARTICLES) or (after and after[0] in _CARD_WORDS):
+                    continue
+                out[match.start():match.end()] = " " * (match.end() - match.start())
+        return "".join(out)
+
     def _without_names(self, q: str) -> str:
         """The question with the games' names taken out (they are the same in every language)."""
-        folded = fold(q)
+        folded = _name_form(q)
         keep = [True] * len(q)
         if len(folded) == len(q):  # folding kept the offsets: cut the names out of the original
             for name, _ in self._game_names:
@@ -257,13 +291,15 @@ class Library:
         return corrected if changed else None
 
     def mentioned_games(self, q: str) -> set[str]:
-        """Games the question names ("règles du Mömmen"); the longest name wins where names overlap."""
-        folded = fold(q)
+        """Games the question names ("règles du Mömmen", "mamma mia pizza game", "猛犸曼波");
+        the longest name wins where names overlap ("Mamma Mia" is not "Mamma")."""
+        folded = _name_form(q)
         found: set[str] = set()
         for name, game_id in self._game_names:
-            if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", folded):
+            pattern = rf"(?<!\w){re.escape(name)}(?!\w)" if name.isascii() else re.escape(name)
+            if re.search(pattern, folded):
                 found.add(game_id)
-                folded = folded.replace(name, " ")
+                folded = re.sub(pattern, " ", folded)
         return found
 
     def build_query(self, q: str, lang: str | None, game: str | None = None):
@@ -327,12 +363,16 @@ class Library:
         """
         asker = lang or self.detect_lang(q) or hint
         corrected = self.correct(q, asker)
-        query, wanted, analysis = self.build_query(corrected or q, asker, game)
+        mentioned = set() if game else self.mentioned_games(q)
+        if len(mentioned) == 1:  # a question that names its game is about that game alone
+            game, = mentioned
+        query, wanted, analysis = self.build_query(self._routing_names_removed(corrected or q), asker, game)
+        if query is None:  # the question is the game's name and nothing else
+            query, wanted, analysis = self.build_query(corrected or q, asker, game)
         result = SearchResult(hits=[], lang=asker, corrected=corrected,
                               coverage=self._coverage(corrected or q, analysis))
         if query is None:
             return result
-        mentioned = set() if game else self.mentioned_games(q)
         counting = any(c.facet == "number" for c in analysis.concepts)
         with self._searcher() as searcher:
             found = searcher.search(query, limit=max(limit, CANDIDATES), filter=Q.Term("game", game) if game else None)

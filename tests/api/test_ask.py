@@ -87,3 +87,13 @@ def test_ask_rejects_a_body_over_the_limit_with_413(client, app):
     response = client.post("/v1/ask", data=b"{" + b" " * app.config["MAX_CONTENT_LENGTH"] + b"}",
                            content_type="application/json")
     assert response.status_code == 413
+
+
+def test_a_question_that_names_its_game_is_answered_from_that_game(client):
+    """Mamma Mia! and Mamma share a word; the longer name wins, punctuation or not."""
+    for question, game in [("mamma mia pizza game: can i play 2 orders at once", "mamma-mia"),
+                           ("Mamma Mia zu zweit, muss man Karten rausnehmen?", "mamma-mia"),
+                           ("wann ist mamma zu ende", "mamma"),
+                           ("猛犸曼波谁先当族长", "mammut-mambo")]:
+        body = client.post("/v1/ask", json={"question": question}).get_json()
+        assert {c["game"] for c in body["citations"]} == {game}, question
