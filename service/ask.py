@@ -13,7 +13,11 @@ from dataclasses import dataclass
 from service.language import LANGUAGE_NAMES, say
 from service.library import Hit, Library, mark
 
-MIN_COVERAGE = 0.6  # share of the question's content words the rulebooks must know
+# Share of the question's content words the rulebooks must know, tuned on the dev questions
+# (benchmarks/eval). Chinese is lower: jieba's words are less often concept forms, and three of
+# the four games have no Chinese rulebook whose words a question could share.
+MIN_COVERAGE = {"zh": 0.3}
+MIN_COVERAGE_DEFAULT = 0.5
 CITATIONS = 3
 SHORT_SENTENCE = 40  # characters: a sentence this short is joined with the next one
 
@@ -123,7 +127,7 @@ def ask(library: Library, question: str, game: str | None = None, lang: str | No
     if not result.hits:
         response["message"] = say("no_passages", asker)
         return response
-    if result.coverage < MIN_COVERAGE:
+    if result.elsewhere or result.coverage < MIN_COVERAGE.get(asker, MIN_COVERAGE_DEFAULT):  # chess, pizza dough, the weather...
         response["message"] = say("not_found", asker)
         return response
 

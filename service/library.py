@@ -16,7 +16,7 @@ import html
 import re
 import unicodedata
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from rapidfuzz import process
@@ -36,6 +36,7 @@ MENTIONED_GAME_FACTOR = 1.5
 KIND_FACTOR = {"rule": 1.0, "faq": 0.95, "example": 0.85, "tip": 0.8, "note": 0.8, "about": 0.7}
 ASKER_LANGUAGE_FACTOR = 1.25  # equally good passages: the one the asker can read comes first
 COUNT_FACTOR = 1.5  # a "how many" question: passages that put a number before the thing asked about
+ELSEWHERE = "elsewhere"  # the facet of words that no rulebook here uses (other games, real cooking)
 CANDIDATES = 40  # results fetched before the kind and game preferences re-rank them
 
 # "..." “...” «...» 「...」 『...』: a quoted phrase must match as written.
@@ -74,6 +75,7 @@ class SearchResult:
     lang: str | None  # the asker's language, given or detected
     corrected: str | None = None  # the question with its spelling corrected, when it was
     coverage: float = 0.0  # share of the question's content words that the corpus knows
+    elsewhere: list[str] = field(default_factory=list)  # words of other domains (chess, dough, weather)
 
 
 @dataclass(frozen=True)
@@ -314,6 +316,8 @@ class Library:
         # service), their forms are alternatives of one DisjunctionMax, so the word counts once.
         by_span: dict[tuple[int, int], list[Concept]] = {}
         for match in analysis.matches:
+            if match.concept.facet == ELSEWHERE:  # a word of another domain: nothing to find
+                continue
             if match.concept.facet:  # a kind of question ("how many"), not a word to find
                 optional.append(Q.Term("facets", match.concept.facet, boost=NUMBER_FACET_WEIGHT))
             else:
@@ -370,7 +374,8 @@ class Library:
         if query is None:  # the question is the game's name and nothing else
             query, wanted, analysis = self.build_query(corrected or q, asker, game)
         result = SearchResult(hits=[], lang=asker, corrected=corrected,
-                              coverage=self._coverage(corrected or q, analysis))
+                              coverage=self._coverage(corrected or q, analysis),
+                              elsewhere=[m.concept.id for m in analysis.matches if m.concept.facet == ELSEWHERE])
         if query is None:
             return result
         counting = any(c.facet == "number" for c in analysis.concepts)
@@ -421,8 +426,10 @@ class Library:
 
     def _coverage(self, q: str, analysis: Analysis) -> float:
         """Share of the question's content words that are concepts or stand in the corpus."""
-        total = len(analysis.leftover) + len({(m.start, m.end) for m in analysis.matches})
+        matched = {(m.start, m.end) for m in analysis.matches if m.concept.facet != ELSEWHERE}
+        elsewhere = {(m.start, m.end) for m in analysis.matches if m.concept.facet == ELSEWHERE} - matched
+        total = len(analysis.leftover) + len(matched) + len(elsewhere)
         if total == 0:
             return 0.0
         known = sum(1 for s, e in analysis.leftover if self._in_corpus(q[s:e]))
-        return (total - len(analysis.leftover) + known) / total
+        return (len(matched) + known) / total

@@ -97,3 +97,23 @@ def test_a_question_that_names_its_game_is_answered_from_that_game(client):
                            ("猛犸曼波谁先当族长", "mammut-mambo")]:
         body = client.post("/v1/ask", json={"question": question}).get_json()
         assert {c["game"] for c in body["citations"]} == {game}, question
+
+
+@pytest.mark.parametrize("question, game", [
+    ("What is the best pizza recipe for dinner tonight?", None),
+    ("When did the woolly mammoth go extinct?", None),
+    ("Wie viele Felder hat ein Schachbrett?", None),
+    ("How long should I bake a frozen pizza?", "mamma-mia"),
+    ("UNO 可以在+2上面叠+4吗", None),
+    ("au tarot comment on compte les points a la fin du tour", None),
+])
+def test_questions_about_other_domains_are_not_answered(client, question, game):
+    body = client.post("/v1/ask", json={"question": question, "game": game}).get_json()
+    assert body["answer"] is None
+    assert body["message"]
+
+
+@pytest.mark.parametrize("question", ["Who wins Mömmen?", "Wer gewinnt bei Mömmen?"])
+def test_who_wins_is_answered_with_the_winning_rule(client, question):
+    body = client.post("/v1/ask", json={"question": question}).get_json()
+    assert body["answer"]["text"] == "Whoever reaches 100 points first wins the game."
