@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from indexer.build import facets as facets_of
 from service.language import LANGUAGE_NAMES, say
 from service.library import Hit, Library, mark
 
@@ -20,6 +21,10 @@ MIN_COVERAGE = {"zh": 0.3}
 MIN_COVERAGE_DEFAULT = 0.5
 CITATIONS = 3
 SHORT_SENTENCE = 40  # characters: a sentence this short is joined with the next one
+NUMBER_SENTENCE_FACTOR = 1.5
+MAX_ANSWER_CHARS = 600  # a list joined to its lead-in stops growing here
+# A list item or the word that joins two items: "a)", "2.", "-", "•", "or", "ou", "oder", "或".
+_LIST_ITEM = re.compile(r"^\s*(?:[a-z]\)|\d+[.)]|[-•*]|or\b|ou\b|oder\b|或)", re.IGNORECASE)
 
 # Sentence ends, list items and line breaks: where an answer may start or stop.
 _BOUNDARY = re.compile(r"(?<=[.!?;。！？；])\s+|(?<=[。！？；])|\n")
@@ -51,23 +56,36 @@ def sentences(text: str) -> list[tuple[int, int]]:
     return trimmed
 
 
-def extract(hit: Hit) -> Answer:
-    """The sentence of the passage that holds most of the matched words, with its lead-in or
-    follow-on when it cannot stand alone (it ends with a colon, or is very short)."""
+def extract(hit: Hit, facets: set[str] = frozenset()) -> Answer:
+    """The sentence of the passage that holds most of the matched words, with what it needs to
+    stand alone: the next sentence when it is very short, and the whole list when it opens one
+    ("... if either of the following occurs:", "... except") — the rule is in the list."""
     parts = sentences(hit.text)
 
     def weight(span):
         start, end = span
-        return sum(min(e, end) - max(s, start) for s, e in hit.highlights if s < end and e > start)
+        matched = sum(min(e, end) - max(s, start) for s, e in hit.highlights if s < end and e > start)
+        if "number" in facets and facets_of(hit.text[start:end]) == "number":
+            matched *= NUMBER_SENTENCE_FACTOR  # "how many": the sentence that gives a number
+        return matched
 
     best = max(range(len(parts)), key=lambda i: (weight(parts[i]), -i))
     start, end = parts[best]
-    while best + 1 < len(parts) and (
-        hit.text[start:end].rstrip().endswith((":", "：")) or end - start < SHORT_SENTENCE
-    ):
+    opens_list = _opens_list(hit.text[start:end])
+    while best + 1 < len(parts) and end - start < MAX_ANSWER_CHARS:
+        following = hit.text[parts[best + 1][0]:parts[best + 1][1]]
+        if not (opens_list and _LIST_ITEM.match(following)) and not (
+            hit.text[start:end].rstrip().endswith((":", "：")) or end - start < SHORT_SENTENCE
+        ):
+            break
         best += 1
         end = parts[best][1]
     return Answer(text=hit.text[start:end], hit=hit, start=start, end=end)
+
+
+def _opens_list(sentence: str) -> bool:
+    """A sentence that the list after it completes: it ends with a colon, or without a full stop."""
+    return sentence.rstrip().endswith((":", "：")) or not sentence.rstrip().endswith(tuple(".!?。！？;；)"))
 
 
 def _citation(hit: Hit, quote: str | None = None) -> dict:
@@ -131,7 +149,7 @@ def ask(library: Library, question: str, game: str | None = None, lang: str | No
         response["message"] = say("not_found", asker)
         return response
 
-    answer = extract(result.hits[0])
+    answer = extract(result.hits[0], result.facets)
     hit = answer.hit
     game_names = library.games[hit.game]["names"]
     response["answer"] = {

@@ -64,7 +64,7 @@ def test_a_generation_a_reader_holds_survives_any_number_of_rebuilds(tmp_path):
     newest = os.readlink(index)
     assert generations(tmp_path) == sorted([first, newest])
     # A searcher opened only now, after two rebuilds, still reads the old generation's files.
-    old_library._idle_searchers.clear()
+    old_library.retriever._idle.clear()
     assert old_library.search("pizza ratée").hits
 
     old_library.close()

@@ -1,0 +1,124 @@
+"""The query plan: what to look for, independent of the search engine that looks.
+
+A question reaches every rulebook language through the terminology base: each concept it
+mentions becomes one clause whose alternatives are the concept's forms in every language (scored
+as their best, so a concept with many synonyms counts once). Words that match no concept are
+searched as they are in every language field; quoted phrases are required.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from indexer.analysis import analyzer, terms, words
+from indexer.build import section_field, text_field
+from indexer.corpus import LANGS
+from indexer.terms import Concept, TermBase
+from service.retrieval.question import ELSEWHERE, Question
+
+MAX_QUERY_TERMS = 64
+OTHER_LANGUAGE_WEIGHT = 0.5  # a word searched as-is in a language other than the asker's
+NUMBER_FACET_WEIGHT = 1.5
+
+
+@dataclass(frozen=True)
+class Form:
+    """One thing to match in one field: a word (one stem) or a phrase (several, within ``slop``)."""
+
+    field: str
+    stems: tuple[str, ...]
+    slop: int = 1
+    boost: float = 1.0
+
+
+@dataclass(frozen=True)
+class Facet:
+    """A kind of passage to prefer ("number": it states a quantity)."""
+
+    name: str
+    boost: float
+
+
+@dataclass
+class QueryPlan:
+    clauses: list[list[Form] | Facet] = field(default_factory=list)  # optional; a list: alternatives
+    required: list[Form] = field(default_factory=list)  # quoted phrases: at least one must match
+    wanted: dict[str, set[str]] = field(default_factory=lambda: {lang: set() for lang in LANGS})  # to highlight
+
+    def __bool__(self) -> bool:
+        return bool(self.clauses or self.required)
+
+
+def form(fieldname: str, lang: str, text: str, boost: float = 1.0) -> Form | None:
+    """A text as the analyzer of its language reads it; stop words leave gaps the slop allows."""
+    tokens = [(t.text, t.pos) for t in analyzer(lang)(text, positions=True, mode="query")][:MAX_QUERY_TERMS]
+    if not tokens:
+        return None
+    slop = max((b[1] - a[1] for a, b in zip(tokens, tokens[1:])), default=1)
+    return Form(fieldname, tuple(t for t, _ in tokens), slop=slop, boost=boost)
+
+
+class Planner:
+    """Turns analysed questions into plans; the concepts' forms are worked out once per index."""
+
+    def __init__(self, terms_base: TermBase, langs: tuple[str, ...]):
+        self.langs = langs  # languages some rulebook is written in: only their fields are worth querying
+        self._forms = {c.id: self._concept_forms(c) for c in terms_base.concepts.values()}
+        self._stems = {c.id: self._concept_stems(c) for c in terms_base.concepts.values()}
+
+    def _concept_forms(self, concept: Concept) -> list[Form]:
+        """The concept's forms in every language, in text and section fields (alternatives)."""
+        alternatives: dict[tuple, Form] = {}  # deduplicated: forms often share their stems
+        for lang in self.langs:
+            for text in concept.forms[lang]:
+                for fieldname in (text_field(lang), section_field(lang)):
+                    found = form(fieldname, lang, text)
+                    # A phrase that its stop words reduce to one word ("game is over" -> game)
+                    # no longer says what the concept means.
+                    if found is not None and (len(found.stems) > 1 or len(words(lang, text)) == 1):
+                        alternatives.setdefault((fieldname, found.stems), found)
+        return list(alternatives.values())
+
+    def _concept_stems(self, concept: Concept) -> dict[str, set[str]]:
+        return {lang: {s for text in concept.forms[lang] for s in terms(lang, text)} for lang in LANGS}
+
+    def plan(self, question: Question) -> QueryPlan:
+        """The plan for a question: empty (falsy) when nothing in it can be searched."""
+        plan = QueryPlan()
+        # One clause per matched word: where a word means several concepts (回合: turn, round,
+        # service), their forms are alternatives of one clause, so the word counts once.
+        by_span: dict[tuple[int, int], list[Concept]] = {}
+        for match in question.analysis.matches:
+            if match.concept.facet == ELSEWHERE:  # a word of another domain: nothing to find
+                continue
+            if match.concept.facet:  # a kind of question ("how many"), not a word to find
+                plan.clauses.append(Facet(match.concept.facet, NUMBER_FACET_WEIGHT))
+            else:
+                by_span.setdefault((match.start, match.end), []).append(match.concept)
+        seen: set[tuple[str, ...]] = set()
+        for concepts in by_span.values():
+            key = tuple(sorted(c.id for c in concepts))
+            if key in seen:
+                continue
+            seen.add(key)
+            alternatives = [a for c in concepts for a in self._forms[c.id]]
+            if alternatives:
+                plan.clauses.append(alternatives)
+            for concept in concepts:
+                for lang, stems in self._stems[concept.id].items():
+                    plan.wanted[lang].update(stems)
+
+        searched = question.searched
+        leftover = " ".join(searched[s:e] for s, e in question.analysis.leftover)
+        for lang in self.langs:
+            weight = 1.0 if question.lang in (None, lang) else OTHER_LANGUAGE_WEIGHT
+            for word in terms(lang, leftover)[:MAX_QUERY_TERMS]:
+                plan.wanted[lang].add(word)
+                plan.clauses.append([Form(text_field(lang), (word,), boost=weight)])
+                plan.clauses.append([Form(section_field(lang), (word,), boost=weight)])
+            for phrase in question.phrases:
+                found = form(text_field(lang), lang, phrase)
+                if found is not None:
+                    plan.required.append(found)
+                    plan.wanted[lang].update(found.stems)
+        return plan

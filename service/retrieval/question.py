@@ -1,0 +1,198 @@
+"""Question analysis: the asker's language, the game asked about, the words meant, and how much
+of the question the rulebooks know. Nothing here searches; it reads the question."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Callable
+
+from rapidfuzz import process
+from rapidfuzz.distance import Levenshtein
+
+from indexer.analysis import fold, stoplist, terms, to_simplified
+from indexer.corpus import LANGS
+from indexer.terms import Analysis, TermBase
+
+ELSEWHERE = "elsewhere"  # the facet of words that no rulebook here uses (other games, real cooking)
+
+# "..." “...” «...» 「...」 『...』: a quoted phrase must match as written.
+_QUOTED = re.compile(r'"([^"]+)"|“([^”]+)”|«\s*([^»]+?)\s*»|「([^」]+)」|『([^』]+)』')
+_WORD = re.compile(r"[^\W\d_]{4,}", re.UNICODE)
+_ARTICLES = {"the", "la", "le", "die", "der", "den", "dem", "des"}
+_CARD_WORDS = {"card", "cards", "carte", "cartes", "karte", "karten"}
+
+
+@dataclass
+class Question:
+    """A question as Referee reads it."""
+
+    text: str  # as asked
+    lang: str | None  # the asker's language: given, detected, or the client's hint
+    corrected: str | None  # the question with its spelling corrected, when it was
+    game: str | None  # the game asked about: given, or named in the question
+    mentioned: set[str]  # the games the question names (when no game was given)
+    searched: str  # the words searched: corrected, quoted phrases and routing names taken out
+    phrases: list[str]  # quoted phrases, to match as written
+    analysis: Analysis  # the term base's concepts in ``searched``
+    coverage: float = 0.0  # share of the content words that the rulebooks know
+    elsewhere: list[str] = field(default_factory=list)  # concepts of other domains (chess, dough)
+
+    @property
+    def facets(self) -> set[str]:
+        """Kinds of question asked ("number": how many)."""
+        return {c.facet for c in self.analysis.concepts if c.facet and c.facet != ELSEWHERE}
+
+
+def name_form(text: str) -> str:
+    """How game names are compared: folded (no case, no accents), Simplified, punctuation as space."""
+    return re.sub(r"[^\w\s]", " ", to_simplified(fold(text)))
+
+
+def game_names(games: dict) -> list[tuple[str, str]]:
+    """(name form, game id), longest first: every name of every game, its id ("mammut mambo"), and
+    the ö spelt oe ("moemmen")."""
+    names = set()
+    for game_id, game in games.items():
+        for name in [*game["names"].values(), game_id.replace("-", " ")]:
+            names.add((" ".join(name_form(name).split()), game_id))
+            names.add((" ".join(name_form(name.replace("ö", "oe").replace("Ö", "Oe")).split()), game_id))
+    return sorted(names, key=lambda pair: -len(pair[0]))
+
+
+class Reader:
+    """Reads questions against one index's games, term base and vocabulary.
+
+    ``in_corpus(word)`` tells whether a word, read in any language, stands in some passage (the
+    retriever answers it); ``detector`` tells languages and real words (service.language).
+    """
+
+    def __init__(self, games: dict, terms_base: TermBase, passages: dict, in_corpus: Callable[[str], bool],
+                 detector=None):
+        self.terms = terms_base
+        self.detector = detector
+        self._in_corpus = in_corpus
+        self._game_names = game_names(games)
+        self._known = self._vocabulary(passages)
+        self._spelling = sorted(terms_base.surface)
+
+    def _vocabulary(self, passages: dict) -> set[str]:
+        """Folded words of the corpus, the term base and the stop lists: words not worth correcting."""
+        known = set(self.terms.surface)
+        for passage in passages.values():
+            known.update(fold(w) for w in _WORD.findall(passage["text"]))
+        for lang in ("en", "fr", "de"):
+            known.update(stoplist(lang))
+        return known
+
+    def read(self, q: str, game: str | None = None, lang: str | None = None, hint: str | None = None) -> Question:
+        """The question read: ``lang`` when given, else detected, else ``hint`` (Accept-Language)."""
+        asker = lang or self.detect_lang(q) or hint
+        corrected = self.correct(q, asker)
+        mentioned = set() if game else self.mentioned_games(q)
+        if len(mentioned) == 1:  # a question that names its game is about that game alone
+            game, = mentioned
+        question = self._analysed(q, asker, corrected, game, mentioned, self.routing_names_removed(corrected or q))
+        if not (question.analysis.matches or question.analysis.leftover or question.phrases):
+            # the question is the game's name and nothing else: search the name
+            question = self._analysed(q, asker, corrected, game, mentioned, corrected or q)
+        question.coverage = self._coverage(question.searched, question.analysis)
+        return question
+
+    def _analysed(self, q, asker, corrected, game, mentioned, text) -> Question:
+        text = unicodedata.normalize("NFKC", text)
+        phrases = [p for p in (next(g for g in m.groups() if g) for m in _QUOTED.finditer(text)) if p.strip()]
+        searched = _QUOTED.sub(" ", text)
+        analysis = self.terms.analyse(searched, (asker,) if asker else LANGS, game)
+        return Question(text=q, lang=asker, corrected=corrected, game=game, mentioned=mentioned,
+                        searched=searched, phrases=phrases,
+                        analysis=analysis,
+                        elsewhere=[m.concept.id for m in analysis.matches if m.concept.facet == ELSEWHERE])
+
+    # ---- language ---------------------------------------------------------------------------
+
+    def detect_lang(self, q: str) -> str | None:
+        """The asker's language, told from the question without its game names and quoted words."""
+        if not self.detector:
+            return None
+        return self.detector.detect(self._without_names(_QUOTED.sub(" ", q)))
+
+    def _without_names(self, q: str) -> str:
+        """The question with the games' names taken out (they are the same in every language)."""
+        folded = name_form(q)
+        keep = [True] * len(q)
+        if len(folded) == len(q):  # folding kept the offsets: cut the names out of the original
+            for name, _ in self._game_names:
+                for match in re.finditer(rf"(?<!\w){re.escape(name)}(?!\w)", folded):
+                    keep[match.start():match.end()] = [False] * (match.end() - match.start())
+        return "".join(c if k else " " for c, k in zip(q, keep))
+
+    # ---- games ------------------------------------------------------------------------------
+
+    def mentioned_games(self, q: str) -> set[str]:
+        """Games the question names ("règles du Mömmen", "mamma mia pizza game", "猛犸曼波");
+        the longest name wins where names overlap ("Mamma Mia" is not "Mamma")."""
+        folded = name_form(q)
+        found: set[str] = set()
+        for name, game_id in self._game_names:
+            pattern = rf"(?<!\w){re.escape(name)}(?!\w)" if name.isascii() else re.escape(name)
+            if re.search(pattern, folded):
+                found.add(game_id)
+                folded = re.sub(pattern, " ", folded)
+        return found
+
+    def routing_names_removed(self, q: str) -> str:
+        """The question without the game names that only say which game it is about ("Mömmen:
+        who wins", "wann ist mamma zu ende"); a name that is a thing in its game stays ("the Mamma
+        pays less", "the Mamma Mia card"). The blanks keep every offset."""
+        folded = name_form(q)
+        if len(folded) != len(q):
+            return q
+        out = list(q)
+        for name, _ in self._game_names:
+            for match in re.finditer(rf"(?<!\w){re.escape(name)}(?!\w)", folded):
+                before, after = folded[:match.start()].split()[-1:], folded[match.end():].split()[:1]
+                if (before and before[0] in _ARTICLES) or (after and after[0] in _CARD_WORDS):
+                    continue
+                out[match.start():match.end()] = " " * (match.end() - match.start())
+        return "".join(out)
+
+    # ---- words ------------------------------------------------------------------------------
+
+    def correct(self, q: str, lang: str | None = None) -> str | None:
+        """The question with misspelt game words corrected ("mamoth" -> "mammoth"), or None.
+
+        Only a word that is neither in the rulebooks nor a word of the asker's language (``lang``,
+        or any language when unknown) is corrected: "capital" stays "capital".
+        """
+        corrected, changed = q, False
+        for match in reversed(list(_WORD.finditer(q))):
+            word = fold(match.group())
+            if word in self._known or self._recognised(match.group()):
+                continue
+            if self.detector and self.detector.is_word(match.group(), lang):
+                continue  # a real word of the asker's language, only not a rulebook word
+            limit = 1 if len(word) < 7 else 2
+            best = process.extractOne(word, self._spelling, scorer=Levenshtein.distance, score_cutoff=limit)
+            if best is not None:
+                replacement = best[0]
+                if match.group()[0].isupper():
+                    replacement = replacement[0].upper() + replacement[1:]
+                corrected = corrected[: match.start()] + replacement + corrected[match.end() :]
+                changed = True
+        return corrected if changed else None
+
+    def _recognised(self, word: str) -> bool:
+        """An inflection of a known word: its stem, in some language, is a concept form or indexed."""
+        return any(self.terms.knows(lang, stem) for lang in LANGS for stem in terms(lang, word)) or self._in_corpus(word)
+
+    def _coverage(self, q: str, analysis: Analysis) -> float:
+        """Share of the question's content words that are concepts or stand in the corpus."""
+        matched = {(m.start, m.end) for m in analysis.matches if m.concept.facet != ELSEWHERE}
+        elsewhere = {(m.start, m.end) for m in analysis.matches if m.concept.facet == ELSEWHERE} - matched
+        total = len(analysis.leftover) + len(matched) + len(elsewhere)
+        if total == 0:
+            return 0.0
+        known = sum(1 for s, e in analysis.leftover if self._in_corpus(q[s:e]))
+        return (len(matched) + known) / total
