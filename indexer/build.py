@@ -26,7 +26,8 @@ from typing import Callable, Iterable
 from whoosh import index as whoosh_index
 from whoosh.fields import ID, KEYWORD, NUMERIC, STORED, TEXT, Schema
 
-from indexer.analysis import analyzer
+from indexer.analysis import analyzer, terms
+from indexer.cedict import zh_en
 from indexer.corpus import LANGS, Corpus, Passage, Rulebook, fingerprint, load_corpus
 from indexer.terms import load_concepts
 
@@ -136,6 +137,8 @@ def catalog(corpus: Corpus, source_print: str) -> dict:
         "rulebooks": [_rulebook_outline(b) for b in corpus.rulebooks],
         "disagreements": corpus.disagreements,
         "concepts": load_concepts(corpus.root / "terms.yaml") if (corpus.root / "terms.yaml").exists() else [],
+        "dictionaries": {"zh-en": zh_en({t for b in corpus.rulebooks if b.lang == "en" for p in b.passages
+                                         for t in terms("en", p.text)})},
     }
 
 

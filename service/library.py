@@ -68,8 +68,8 @@ class Library:
         self.langs = tuple(lang for lang in LANGS if any(p["lang"] == lang for p in self.passages.values()))
         self.terms = TermBase(catalog.get("concepts", []))
         self.retriever: Retriever = WhooshRetriever(generation)
-        self.reader = Reader(self.games, self.terms, self.passages, self._in_corpus, detector)
-        self.planner = Planner(self.terms, self.langs)
+        self.planner = Planner(self.terms, self.langs, catalog.get("dictionaries"))
+        self.reader = Reader(self.games, self.terms, self.passages, self._in_corpus, detector, self.planner.translates)
         warm_up()
 
     def close(self) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from indexer.analysis import analyzer, terms, words
+from indexer.analysis import analyzer, terms, to_simplified, words
 from indexer.build import section_field, text_field
 from indexer.corpus import LANGS
 from indexer.terms import Concept, TermBase
@@ -19,6 +19,7 @@ from service.retrieval.question import ELSEWHERE, Question
 MAX_QUERY_TERMS = 64
 OTHER_LANGUAGE_WEIGHT = 0.5  # a word searched as-is in a language other than the asker's
 NUMBER_FACET_WEIGHT = 1.5
+DICTIONARY_WEIGHT = 0.5  # a word's translations from a general dictionary, as one synonym set
 
 
 @dataclass(frozen=True)
@@ -61,8 +62,9 @@ def form(fieldname: str, lang: str, text: str, boost: float = 1.0) -> Form | Non
 class Planner:
     """Turns analysed questions into plans; the concepts' forms are worked out once per index."""
 
-    def __init__(self, terms_base: TermBase, langs: tuple[str, ...]):
+    def __init__(self, terms_base: TermBase, langs: tuple[str, ...], dictionaries: dict | None = None):
         self.langs = langs  # languages some rulebook is written in: only their fields are worth querying
+        self.dictionaries = dictionaries or {}  # "zh-en" -> word (Simplified) -> translations
         self._forms = {c.id: self._concept_forms(c) for c in terms_base.concepts.values()}
         self._stems = {c.id: self._concept_stems(c) for c in terms_base.concepts.values()}
 
@@ -109,6 +111,8 @@ class Planner:
                     plan.wanted[lang].update(stems)
 
         searched = question.searched
+        for start, end in question.analysis.leftover:
+            self._translations(plan, question.lang, searched[start:end])
         leftover = " ".join(searched[s:e] for s, e in question.analysis.leftover)
         for lang in self.langs:
             weight = 1.0 if question.lang in (None, lang) else OTHER_LANGUAGE_WEIGHT
@@ -122,3 +126,21 @@ class Planner:
                     plan.required.append(found)
                     plan.wanted[lang].update(found.stems)
         return plan
+
+    def translates(self, word: str, lang: str | None) -> bool:
+        """Whether a general dictionary gives ``word`` translations that some rulebook uses."""
+        return any(to_simplified(word) in self.dictionaries.get(f"{lang}-{target}", {}) for target in self.langs)
+
+    def _translations(self, plan: QueryPlan, lang: str | None, word: str) -> None:
+        """A word the term base does not know, translated by a general dictionary: one clause per
+        target language, its translations as alternatives at a lower weight."""
+        for target in self.langs:
+            translations = self.dictionaries.get(f"{lang}-{target}", {}).get(to_simplified(word))
+            if not translations:
+                continue
+            alternatives = [f for t in translations
+                            if (f := form(text_field(target), target, t, boost=DICTIONARY_WEIGHT)) is not None]
+            if alternatives:
+                plan.clauses.append(alternatives)
+                for f in alternatives:
+                    plan.wanted[target].update(f.stems)

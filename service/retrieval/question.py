@@ -69,8 +69,9 @@ class Reader:
     """
 
     def __init__(self, games: dict, terms_base: TermBase, passages: dict, in_corpus: Callable[[str], bool],
-                 detector=None):
+                 detector=None, translates: Callable[[str, str | None], bool] = lambda word, lang: False):
         self.terms = terms_base
+        self._translates = translates  # whether a general dictionary gives a word rulebook words
         self.detector = detector
         self._in_corpus = in_corpus
         self._game_names = game_names(games)
@@ -97,7 +98,7 @@ class Reader:
         if not (question.analysis.matches or question.analysis.leftover or question.phrases):
             # the question is the game's name and nothing else: search the name
             question = self._analysed(q, asker, corrected, game, mentioned, corrected or q)
-        question.coverage = self._coverage(question.searched, question.analysis)
+        question.coverage = self._coverage(question.searched, question.analysis, asker)
         return question
 
     def _analysed(self, q, asker, corrected, game, mentioned, text) -> Question:
@@ -187,12 +188,13 @@ class Reader:
         """An inflection of a known word: its stem, in some language, is a concept form or indexed."""
         return any(self.terms.knows(lang, stem) for lang in LANGS for stem in terms(lang, word)) or self._in_corpus(word)
 
-    def _coverage(self, q: str, analysis: Analysis) -> float:
-        """Share of the question's content words that are concepts or stand in the corpus."""
+    def _coverage(self, q: str, analysis: Analysis, lang: str | None) -> float:
+        """Share of the question's content words that are concepts, stand in the corpus, or
+        translate into words that do."""
         matched = {(m.start, m.end) for m in analysis.matches if m.concept.facet != ELSEWHERE}
         elsewhere = {(m.start, m.end) for m in analysis.matches if m.concept.facet == ELSEWHERE} - matched
         total = len(analysis.leftover) + len(matched) + len(elsewhere)
         if total == 0:
             return 0.0
-        known = sum(1 for s, e in analysis.leftover if self._in_corpus(q[s:e]))
+        known = sum(1 for s, e in analysis.leftover if self._in_corpus(q[s:e]) or self._translates(q[s:e], lang))
         return (len(matched) + known) / total
