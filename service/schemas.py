@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from marshmallow import Schema, fields, validate
+from marshmallow import EXCLUDE, Schema, fields, validate
 
 from indexer.corpus import KINDS, LANGS
 
@@ -180,6 +180,19 @@ class SearchArgs(Schema):
     limit = fields.Integer(
         load_default=10, validate=validate.Range(min=1, max=MAX_LIMIT),
         metadata={"description": f"How many hits at most (1 to {MAX_LIMIT})."},
+    )
+
+
+class LanguageHintArgs(Schema):
+    """Headers that help read a question."""
+
+    class Meta:
+        unknown = EXCLUDE  # every other header
+
+    accept_language = fields.String(
+        data_key="Accept-Language", load_default=None,
+        metadata={"description": "The asker's languages (en, fr, de, zh): used when neither `lang` nor the "
+                                 "question tells."},
     )
 
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 import http
 
 import flask_smorest
-from flask import current_app, g, request
+from flask import current_app, g
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header
 from flask_smorest.utils import prepare_response
 from webargs.flaskparser import FlaskParser
 
@@ -92,9 +94,9 @@ class Api(flask_smorest.Api):
         self.spec.components.response("DEFAULT_ERROR", response, lazy=True)
 
 
-def accepted_language() -> str | None:
-    """The client's Accept-Language, as one of Referee's languages: a hint for unclear questions."""
-    return request.accept_languages.best_match(LANGS)
+def best_language(accept_language: str | None) -> str | None:
+    """An Accept-Language header as one of Referee's languages: a hint for unclear questions."""
+    return parse_accept_header(accept_language or "", LanguageAccept).best_match(LANGS)
 
 
 def library():
