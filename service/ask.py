@@ -20,6 +20,7 @@ from service.library import Hit, Library, mark
 MIN_COVERAGE = {"zh": 0.3}
 MIN_COVERAGE_DEFAULT = 0.5
 CITATIONS = 3
+SHORT_PASSAGE = 240  # characters: a passage of two sentences this short is the answer whole
 SHORT_SENTENCE = 40  # characters: a sentence this short is joined with the next one
 NUMBER_SENTENCE_FACTOR = 1.5
 MAX_ANSWER_CHARS = 600  # a list joined to its lead-in stops growing here
@@ -57,10 +58,13 @@ def sentences(text: str) -> list[tuple[int, int]]:
 
 
 def extract(hit: Hit, facets: set[str] = frozenset()) -> Answer:
-    """The sentence of the passage that holds most of the matched words, with what it needs to
-    stand alone: the next sentence when it is very short, and the whole list when it opens one
+    """The sentence or two of the passage that answer: a short passage of two sentences whole;
+    otherwise the sentence that holds most of the matched words, with what it needs to stand
+    alone: the next sentence when it is very short, and the whole list when it opens one
     ("... if either of the following occurs:", "... except") — the rule is in the list."""
     parts = sentences(hit.text)
+    if len(parts) <= 2 and len(hit.text) <= SHORT_PASSAGE:  # a rule of a sentence or two: all of it
+        return Answer(text=hit.text[parts[0][0]:parts[-1][1]], hit=hit, start=parts[0][0], end=parts[-1][1])
 
     def weight(span):
         start, end = span
