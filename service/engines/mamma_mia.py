@@ -1033,8 +1033,12 @@ class MammaMia:
                 taken, player["server_pile"] = player["server_pile"][:count], player["server_pile"][count:]
                 player["hand"]["orders"].extend(taken)
             else:
+                # fr.turn.2: the Mamma Mia! card is set aside and its drawer draws again, so a
+                # player still short of seven takes it even after the last ingredient (and then
+                # finds the kitchen empty: the service ends with them as the Oya).
+                short = max(0, HAND_SIZE - hand_size(player))
                 drawn = 0
-                while state["kitchen"] and (drawn < count or state["kitchen"][0] == MAMMA_MIA and drawn == count == 0):
+                while state["kitchen"] and (drawn < count or state["kitchen"][0] == MAMMA_MIA and drawn < short):
                     card = state["kitchen"].pop(0)
                     if card == MAMMA_MIA:  # fr.turn.2: set it aside, draw again; its drawer is the Oya
                         state["mamma_mia_holder"] = p

@@ -202,6 +202,29 @@ def test_taking_the_kitchens_last_card_ends_the_service_and_leftovers_stay_on_th
     assert after["kitchen"] == [MAMMA_MIA]  # nothing was used: the new kitchen is the card alone
 
 
+def test_a_player_short_of_seven_takes_the_mamma_mia_card_after_the_last_ingredient():
+    """fr.turn.2: « Celui qui pioche la carte « Mamma Mia ! » la pose devant lui et repioche. Il
+    devient l'Oya » and « Le service s'arrête dès que quelqu'un prend la dernière carte »."""
+    state = playing(hand={"salami": 3, "olive": 2}, orders=1, kitchen=1)
+    assert state["kitchen"][1:] == [MAMMA_MIA]  # one ingredient, then the card
+    move = turn({"salami": 2}, draw={"kitchen": 1})  # 3 are needed, one ingredient is left
+    assert codes(state, move) == []
+    after = ENGINE.apply(state, move)
+    # The player drew the ingredient, then the card (set aside: they are the Oya), then nothing:
+    # the service ended, the oven (two salami, no order) was revealed, and the Oya starts again.
+    assert after["service"] == 2
+    assert after["turn"] == 0
+    assert after["kitchen"] == [MAMMA_MIA]
+
+
+def test_a_player_with_seven_cards_leaves_the_mamma_mia_card_on_top():
+    state = playing(hand={"salami": 4, "olive": 2}, orders=1, kitchen=1)
+    move = turn({"salami": 1}, draw={"kitchen": 1})  # back to seven with the last ingredient
+    after = ENGINE.apply(state, move)
+    assert after["kitchen"] == [MAMMA_MIA] and after["mamma_mia_holder"] is None
+    assert after["phase"] == "play" and after["turn"] == 1
+
+
 def test_turns_during_the_opening_are_refused():
     state, order_id = opening(table={"salami": 4, "pepper": 1}, recipe={"salami": 4, "pepper": 1})
     assert codes(state, turn({"salami": 1})) == ["mamma-mia/phase.opening"]
