@@ -68,6 +68,17 @@ class PlayersOut(Schema):
     note = fields.String(metadata={"description": "How the count was inferred, when it is not stated."})
 
 
+class AdjudicatorOut(Schema):
+    routes = fields.List(fields.String(), required=True, metadata={
+        "description": "The game's adjudication routes.", "example": ["/v1/games/moemmen/setup"]})
+    players = fields.List(fields.Integer(), required=True, validate=validate.Length(equal=2), metadata={
+        "description": "The fewest and most players setup accepts."})
+    rulesets = fields.List(fields.String(), required=True, metadata={
+        "description": "Readings a table can choose with the setup option ruleset, the default first; empty when there is one."})
+    setup_options = fields.Dict(keys=fields.String(), values=fields.String(), required=True, metadata={
+        "description": "Setup options and what each sets."})
+
+
 class GameOut(Schema):
     id = fields.String(required=True, metadata={"example": "mamma-mia"})
     names = fields.Dict(
@@ -78,6 +89,8 @@ class GameOut(Schema):
     players = fields.Nested(PlayersOut, required=True)
     designer = fields.String()
     publisher = fields.String()
+    adjudicator = fields.Nested(AdjudicatorOut, allow_none=True, required=True, metadata={
+        "description": "What the adjudicator offers (setup, legal moves, verdicts, replay); null when the game has none yet."})
 
 
 class GamesOut(Schema):

@@ -2,6 +2,7 @@ from flask import request
 from flask_smorest import abort
 
 from service.api import Blueprint, library
+from service.engines import ENGINES
 from service.schemas import GameDetailOut, GamesOut, PassageOut, RulebookOut
 
 blp = Blueprint("games", __name__, description="The games, their rulebooks and passages.")
@@ -29,7 +30,20 @@ def _game(game_id: str) -> dict:
         abort(404, message=f"No game {game_id!r}. Known games: {', '.join(lib.games)}.")
     summary = {k: game[k] for k in _GAME_FIELDS if k in game}
     summary["rulebooks"] = lib.rulebook_langs(game_id)
+    summary["adjudicator"] = _adjudicator(game_id)
     return summary
+
+
+def _adjudicator(game_id: str) -> dict | None:
+    engine = ENGINES.get(game_id)
+    if engine is None:
+        return None
+    return {
+        "routes": [f"/v1/games/{game_id}/{action}" for action in ("setup", "legal-moves", "adjudicate", "replay")],
+        "players": list(engine.players),
+        "rulesets": list(engine.rulesets),
+        "setup_options": engine.setup_options,
+    }
 
 
 def _rulebook_meta(game_id: str, lang: str) -> dict:

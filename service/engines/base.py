@@ -135,6 +135,9 @@ class Engine(Protocol):
 
     game: str
     rules: tuple[Rule, ...]
+    rulesets: tuple[str, ...]  # alternative readings a table can choose at setup (first: the default)
+    players: tuple[int, int]  # the player counts setup accepts
+    setup_options: dict[str, str]  # setup option -> what it sets
 
     def setup(self, players: int, seed: int, options: dict) -> dict: ...
 

@@ -779,6 +779,14 @@ DEFAULT_DECK_LABEL = "Referee's default order deck: the classic recipes are Refe
 class MammaMia:
     game = GAME
     rules = RULES
+    rulesets = RULESETS  # where the French and Chinese texts disagree, the table picks one ("fr" default)
+    players = (MIN_PLAYERS, MAX_PLAYERS)
+    setup_options = {
+        "ruleset": "fr (the default) or zh: which text decides where the two rulebooks disagree.",
+        "first_player": "The player index who starts (0 when absent).",
+        "colours": "One order colour per player (green, red, blue, yellow, purple).",
+        "orders": "The table's own order deck (order id -> colour, kind, recipe); Referee's default deck otherwise.",
+    }
 
     # -- set-up --------------------------------------------------------------------------------
 

@@ -419,6 +419,13 @@ DEFAULT_DECK_LABEL = ("Referee's default deck: the rulebook names four gestures 
 class MammutMambo:
     game = GAME
     rules = RULES
+    rulesets = ()
+    players = (MIN_PLAYERS, MAX_PLAYERS)
+    setup_options = {
+        "tribal_leader": "The player index who gets the tribal leader stand (0 when absent).",
+        "gestures": "The names of the seven gestures (the rulebook names four); Referee's defaults otherwise.",
+        "cards": "The table's own Mambo cards; Referee's default deck otherwise.",
+    }
 
     def setup(self, players: int, seed: int, options: dict | None = None) -> dict:
         """setup.1-4: the cards dealt evenly, one mammoth fewer than players, a tribal leader."""

@@ -342,6 +342,12 @@ DEFAULT_DECK_LABEL = "Referee's default deck: the Mömmen summary gives no card 
 class Moemmen:
     game = GAME
     rules = RULES
+    rulesets = ()
+    players = (MIN_PLAYERS, MAX_PLAYERS)
+    setup_options = {
+        "first_player": "The player index who starts (0 when absent).",
+        "cards": "The table's own card list (the summary gives none); Referee's default deck otherwise.",
+    }
 
     def setup(self, players: int, seed: int, options: dict | None = None) -> dict:
         options = options or {}

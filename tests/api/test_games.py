@@ -62,3 +62,17 @@ def test_unknown_game_rulebook_and_passage_are_404_problems(client):
         body = response.get_json()
         assert body["status"] == 404 and body["title"] == "Not Found"
         assert words in body["detail"]
+
+
+def test_each_game_says_what_its_adjudicator_offers(client):
+    games = {g["id"]: g for g in client.get("/v1/games").get_json()["games"]}
+    assert games["mamma"]["adjudicator"] is None  # no engine yet: a client learns it here, not by a 404
+    mamma_mia = games["mamma-mia"]["adjudicator"]
+    assert mamma_mia["rulesets"] == ["fr", "zh"] and "ruleset" in mamma_mia["setup_options"]
+    for game_id in ("mamma-mia", "mammut-mambo", "moemmen"):
+        offered = games[game_id]["adjudicator"]
+        low, high = offered["players"]
+        setup = next(r for r in offered["routes"] if r.endswith("/setup"))
+        assert client.post(setup, json={"players": low, "seed": 1}).status_code == 200
+        assert client.post(setup, json={"players": high + 1, "seed": 1}).status_code == 422
+    assert client.get("/v1/games/moemmen").get_json()["adjudicator"] == games["moemmen"]["adjudicator"]
