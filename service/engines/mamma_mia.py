@@ -380,7 +380,6 @@ def check_must_serve(state, move):
             yield {}
 
 
-TURN = fr("turn.1", "Le tour suit toujours le même ordre :")
 ONE_INGREDIENT_FR = fr("turn.1", "poser dans le four au moins un ingrédient, plusieurs seulement s’ils sont identiques")
 ONE_INGREDIENT_ZH = zh("turn.1", "1.必須從手中拿出一張或一張以上的原料牌")
 SAME_KIND_ZH = zh("turn.1", "不過所出的原料卡必須為同一種類")

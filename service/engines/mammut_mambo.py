@@ -50,9 +50,6 @@ BACKGROUNDS = ("outdoors", "cave")
 PHASES = ("turn", "dance", "hunt", "over")
 MOVE_KINDS = ("turn", "dance", "hunt")
 
-MISTAKES = ("wrong-gesture", "wrong-shout", "repeated-shout", "out-of-order", "missing", "lagging")
-
-
 def cite(anchor: str, quote: str) -> Citation:
     return Citation(f"{GAME}.en.{anchor}", quote)
 
@@ -136,7 +133,6 @@ def played_cards(state: dict) -> list[str]:
 
 # ---- the rules ----------------------------------------------------------------------------------
 
-MISTAKE_CITATION = cite("mambo-dud.1", "A mistake counts as any of the following three things.")
 PENALTY = cite("mambo-dud.2", "As a penalty, they take all the played cards and place them face down under their pile.")
 SPLIT = cite("mambo-dud.2", "If several of you make a mistake at the same time, the face-up cards are divided evenly among those players. If cards are left over, the tribal leader decides who receives the surplus cards. For harmony within the tribe, they divide them as fairly as possible.")
 HUNT = cite("step-4.1", "Each player tries to snatch a mammoth from the middle of the table as quickly as possible (and each player only one mammoth!).")
