@@ -50,6 +50,7 @@ BACKGROUNDS = ("outdoors", "cave")
 PHASES = ("turn", "dance", "hunt", "over")
 MOVE_KINDS = ("turn", "dance", "hunt")
 
+
 def cite(anchor: str, quote: str) -> Citation:
     return Citation(f"{GAME}.en.{anchor}", quote)
 
