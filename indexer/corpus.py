@@ -242,6 +242,12 @@ def _check_disagreements(corpus: Corpus) -> None:
                 )
 
 
+def game_ids(root: Path | str | None = None) -> tuple[str, ...]:
+    """The ids of the games in games.yaml (the repository's corpus unless ``root`` is given)."""
+    root = Path(root) if root else Path(__file__).resolve().parent.parent / "corpus"
+    return tuple(g["id"] for g in yaml.safe_load((root / "games.yaml").read_text(encoding="utf-8"))["games"])
+
+
 def fingerprint(*roots: Path | str) -> str:
     """A hash of every file under the given folders: the index is stale when it changes."""
     digest = hashlib.sha256()

@@ -24,6 +24,8 @@ import re
 from collections import Counter
 from itertools import combinations
 
+from marshmallow import Schema, fields, validate
+
 from service.engines.base import (
     Citation,
     InvalidMove,
@@ -35,6 +37,7 @@ from service.engines.base import (
     run_rules,
     starting_player,
 )
+from service.engines.registry import Game, register
 
 GAME = "mammut-mambo"
 
@@ -687,3 +690,65 @@ class MammutMambo:
             "tie_break": "the tribal leader decides which of those tied has won" if len(winners) > 1 else None,
             "shared": len(winners) > 1,
         }
+
+# ---- states and moves: their shape only (the engine checks the game's invariants) ---------------
+
+class MammutMamboCard(Schema):
+    type = fields.String(required=True, metadata={"description": "gesture or hunt."})
+    gesture = fields.String(metadata={"description": "One of the state's gestures (the shout is its name)."})
+    background = fields.String(metadata={"description": "outdoors (dance clockwise) or cave (counterclockwise)."})
+
+
+class MammutMamboPlayer(Schema):
+    pile = fields.List(fields.String(), required=True, validate=validate.Length(max=60), metadata={"description": "Face-down cards, top first."})
+    played = fields.List(fields.String(), required=True, validate=validate.Length(max=60),
+                         metadata={"description": "Cards turned this round, the visible one last."})
+
+
+class MammutMamboLast(Schema):
+    player = fields.Integer(strict=True, required=True)
+    card = fields.String(required=True)
+
+
+class MammutMamboState(Schema):
+    """The table of a Mammut Mambo game between two moments of play."""
+
+    game = fields.String(metadata={"example": "mammut-mambo"})
+    seed = fields.Integer(strict=True, required=True)
+    phase = fields.String(required=True, metadata={"description": "turn, dance (a gesture card was turned), hunt, or over."})
+    turn = fields.Integer(strict=True, required=True)
+    tribal_leader = fields.Integer(strict=True, required=True)
+    hunts = fields.Integer(strict=True, required=True, metadata={"description": "Hunts so far: the Stone Age stone's place (0 to 7)."})
+    gestures = fields.List(fields.String(), required=True, validate=validate.Length(max=20),
+                           metadata={"description": "The seven gestures; the rulebook names four."})
+    cards = fields.Dict(keys=fields.String(), values=fields.Nested(MammutMamboCard), required=True, validate=validate.Length(max=100))
+    players = fields.List(fields.Nested(MammutMamboPlayer), required=True, validate=validate.Length(min=1, max=10))
+    last = fields.Nested(MammutMamboLast, allow_none=True, required=True, metadata={"description": "The card just turned, awaiting its dance or hunt."})
+    winners = fields.List(fields.Integer(strict=True), required=True)
+    title = fields.String(metadata={"description": "Neanderthal of the Month or Club King, once the game is over."})
+    deck = fields.String(metadata={"description": "Present when the deck is Referee's default."})
+
+
+class MammutMamboStep(Schema):
+    gesture = fields.String(allow_none=True)
+    shout = fields.String(allow_none=True, metadata={"description": "The word called out; null for none."})
+
+
+class MammutMamboMove(Schema):
+    """A card turned, a dance performed, or a hunt."""
+
+    kind = fields.String(required=True, metadata={"description": "turn, dance or hunt."})
+    player = fields.Integer(strict=True, allow_none=True)
+    performances = fields.List(fields.List(fields.Nested(MammutMamboStep), allow_none=True), validate=validate.Length(max=10),
+                               metadata={"description": "dance: each player's steps, in player order; null for nothing."})
+    lagging = fields.List(fields.Integer(strict=True), validate=validate.Length(max=10),
+                          metadata={"description": "dance: players the tribal leader judged too slow."})
+    surplus = fields.List(fields.Integer(strict=True), validate=validate.Length(max=10),
+                          metadata={"description": "dance: erring players given one leftover penalty card each."})
+    pink = fields.Integer(strict=True, metadata={"description": "hunt: who caught the pink mammoth."})
+    empty_handed = fields.Integer(strict=True, metadata={"description": "hunt: who caught no mammoth."})
+    gifts = fields.List(fields.Integer(strict=True), validate=validate.Length(max=10),
+                        metadata={"description": "hunt: the players the pink hunter gives a card to."})
+
+
+register(Game(GAME, MammutMambo(), MammutMamboState, MammutMamboMove))

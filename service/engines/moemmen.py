@@ -26,6 +26,8 @@ import copy
 import random
 from collections import Counter
 
+from marshmallow import Schema, fields, validate
+
 from service.engines.base import (
     Citation,
     InvalidMove,
@@ -37,6 +39,7 @@ from service.engines.base import (
     run_rules,
     starting_player,
 )
+from service.engines.registry import Game, register
 
 GAME = "moemmen"
 HAND = 6  # benny.1: "replenish to 6 cards in hand"
@@ -582,3 +585,56 @@ class Moemmen:
                 break
             s = self.apply(s, rng.choice(self.legal_moves(s)))
         return out
+
+# ---- states and moves: their shape only (the engine checks the game's invariants) ---------------
+
+class MoemmenCard(Schema):
+    kind = fields.String(required=True, metadata={"description": "plus, minus, tim or benny."})
+    colour = fields.String(metadata={"description": "Plus and minus cards' colour."})
+    value = fields.Integer(strict=True, required=True, metadata={"description": "Points: plus cards 1 or more, minus cards -1 or less."})
+
+
+class MoemmenPlayer(Schema):
+    hand = fields.List(fields.String(), required=True, validate=validate.Length(max=20))
+    score = fields.Integer(strict=True, required=True, metadata={"description": "Points recorded over the rounds so far."})
+
+
+class MoemmenCall(Schema):
+    caller = fields.Integer(strict=True, required=True, metadata={"description": "Who played Tim and called Mömmen."})
+    pending = fields.List(fields.Integer(strict=True), required=True, metadata={"description": "Opponents still to answer, in order."})
+
+
+class MoemmenState(Schema):
+    """A Mömmen table: hands, the table's 5 cards, the deck, and a Mömmen being answered."""
+
+    game = fields.String(metadata={"example": "moemmen"})
+    seed = fields.Integer(strict=True, required=True)
+    round = fields.Integer(strict=True, required=True)
+    phase = fields.String(required=True, metadata={"description": "play, mommen (being answered) or over."})
+    turn = fields.Integer(strict=True, required=True)
+    starter = fields.Integer(strict=True, required=True, metadata={"description": "Who began this round."})
+    cards = fields.Dict(keys=fields.String(), values=fields.Nested(MoemmenCard), required=True, validate=validate.Length(max=200),
+                        metadata={"description": "Every card: the summary gives no card list, so the state carries it."})
+    deck = fields.List(fields.String(), required=True, validate=validate.Length(max=200), metadata={"description": "Top first."})
+    discard = fields.List(fields.String(), required=True, validate=validate.Length(max=200))
+    table = fields.List(fields.String(), required=True, validate=validate.Length(max=20))
+    players = fields.List(fields.Nested(MoemmenPlayer), required=True, validate=validate.Length(min=1, max=10))
+    passes = fields.Integer(strict=True, required=True, metadata={"description": "Passes in a row since another option was taken."})
+    mommen = fields.Nested(MoemmenCall, allow_none=True, required=True)
+    draws = fields.Integer(strict=True, required=True, metadata={"description": "Reshuffles so far (seeds the next)."})
+    history = fields.List(fields.Dict(), required=True, metadata={"description": "Each round's scores."})
+    winners = fields.List(fields.Integer(strict=True), required=True)
+    deck_label = fields.String(metadata={"description": "Present when the cards are Referee's default deck."})
+
+
+class MoemmenMove(Schema):
+    """One option of a turn, or an answer to Mömmen."""
+
+    kind = fields.String(required=True, metadata={"description": "swap, benny, tim, respond, exchange-table or pass."})
+    player = fields.Integer(strict=True, allow_none=True)
+    card = fields.String(metadata={"description": "benny, tim: the Benny or Tim card played."})
+    give = fields.String(allow_none=True, metadata={"description": "swap, respond, tim: the hand card put on the table."})
+    take = fields.String(allow_none=True, metadata={"description": "swap, respond, tim: the table card taken."})
+
+
+register(Game(GAME, Moemmen(), MoemmenState, MoemmenMove))

@@ -2,6 +2,8 @@
 
 import pytest
 
+from service.engines import GAMES
+
 
 def post(client, path, body, status=200):
     response = client.post(path, json=body)
@@ -114,11 +116,11 @@ def test_each_games_routes_document_that_games_own_state_and_move(app):
     from service.openapi import spec_dict
 
     spec = spec_dict(app)
-    for game, prefix in (("mamma-mia", "MammaMia"), ("mammut-mambo", "MammutMambo"), ("moemmen", "Moemmen")):
-        body = spec["paths"][f"/v1/games/{game}/adjudicate"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    for game in GAMES.values():
+        body = spec["paths"][f"/v1/games/{game.id}/adjudicate"]["post"]["requestBody"]["content"]["application/json"]["schema"]
         schema = spec["components"]["schemas"][body["$ref"].rsplit("/", 1)[1]]
-        assert schema["properties"]["state"]["allOf"] == [{"$ref": f"#/components/schemas/{prefix}State"}]
-        assert schema["properties"]["move"]["allOf"] == [{"$ref": f"#/components/schemas/{prefix}Move"}]
+        assert schema["properties"]["state"]["allOf"] == [{"$ref": f"#/components/schemas/{game.state_schema.__name__}"}]
+        assert schema["properties"]["move"]["allOf"] == [{"$ref": f"#/components/schemas/{game.move_schema.__name__}"}]
         assert "oneOf" not in str(schema)
 
 
@@ -132,7 +134,7 @@ def test_the_worked_examples_in_openapi_give_the_verdicts_they_describe(client, 
     from service.openapi import spec_dict
 
     legal = {}
-    for game in ("mamma-mia", "mammut-mambo", "moemmen"):
+    for game in GAMES:
         path = f"/v1/games/{game}/adjudicate"
         examples = spec_dict(app)["paths"][path]["post"]["requestBody"]["content"]["application/json"]["examples"]
         for name, example in examples.items():

@@ -1,3 +1,6 @@
+from service.engines import ENGINES
+
+
 def test_healthz_says_ok_once_the_index_is_loaded(client, library):
     body = client.get("/healthz").get_json()
     assert body["status"] == "ok"
@@ -69,7 +72,7 @@ def test_each_game_says_what_its_adjudicator_offers(client):
     assert games["mamma"]["adjudicator"] is None  # no engine yet: a client learns it here, not by a 404
     mamma_mia = games["mamma-mia"]["adjudicator"]
     assert mamma_mia["rulesets"] == ["fr", "zh"] and "ruleset" in mamma_mia["setup_options"]
-    for game_id in ("mamma-mia", "mammut-mambo", "moemmen"):
+    for game_id in ENGINES:
         offered = games[game_id]["adjudicator"]
         low, high = offered["players"]
         setup = next(r for r in offered["routes"] if r.endswith("/setup"))

@@ -6,6 +6,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from service.engines import ENGINES
+from service.schemas import GAME_IDS
+
 ROUTES = ["/healthz", "/v1/games", "/v1/games/{}", "/v1/rulebooks/{}/{}", "/v1/passages/{}", "/v1/search"]
 
 junk_text = st.one_of(
@@ -86,8 +89,8 @@ def test_a_chunked_body_within_the_limit_is_read_whole(client):
     assert response.get_json()["lang"] == "fr"
 
 
-@pytest.mark.parametrize("url", ["/v1/ask", "/v1/games/mamma-mia/setup", "/v1/games/moemmen/adjudicate",
-                                 "/v1/games/mammut-mambo/replay"])
+@pytest.mark.parametrize("url", ["/v1/ask"] + [f"/v1/games/{game}/{route}" for game in ENGINES
+                                              for route in ("setup", "legal-moves", "adjudicate", "replay")])
 @pytest.mark.parametrize("depth", [33, 1000, 100_000])
 def test_json_nested_too_deeply_is_a_400_naming_the_limit(client, url, depth):
     response = client.post(url, data="[" * depth + "]" * depth, content_type="application/json")
@@ -186,8 +189,6 @@ _DELETE = object()
 
 
 def _examples():
-    from service.engines import ENGINES
-
     return [(game, state, move) for game, engine in ENGINES.items() for _, _, state, move in engine.examples()]
 
 
@@ -219,6 +220,6 @@ def test_mutated_moves_never_give_a_500(client, data):
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(body=json_values, route=st.sampled_from(["setup", "legal-moves", "adjudicate", "replay"]),
-       game=st.sampled_from(["mamma-mia", "mammut-mambo", "moemmen", "mamma"]))
+       game=st.sampled_from(GAME_IDS))
 def test_junk_to_the_adjudicator_never_gives_a_500(client, body, route, game):
     assert_sane(client.post(f"/v1/games/{game}/{route}", json=body))

@@ -1,0 +1,97 @@
+"""The contract every registered engine keeps (OpenSpiel's api_test.py): one test, every game.
+
+A new game registers itself and gets these for free; its own test file keeps only its situations.
+"""
+
+import importlib
+import random
+import subprocess
+import sys
+
+import pytest
+
+from service.engines import GAMES, InvalidMove, InvalidState, adjudicate
+from tests.engines.helpers import assert_rules_cited_and_tested
+
+REGISTERED = sorted(GAMES.values(), key=lambda game: game.id)
+
+
+def by_id(game):
+    return game.id
+
+
+def test_engines_do_not_import_flask_and_the_indexer_does_not_import_the_service():
+    for code in ("import sys, service.engines; assert not {'flask', 'werkzeug', 'flask_smorest'} & set(sys.modules)",
+                 "import sys, indexer.build, indexer.eval; assert not [m for m in sys.modules if m.startswith('service')]"):
+        subprocess.run([sys.executable, "-c", code], check=True)
+
+
+@pytest.mark.parametrize("game", REGISTERED, ids=by_id)
+def test_every_rule_is_cited_and_tested(game):
+    module = importlib.import_module(f"tests.engines.test_{type(game.engine).__module__.rsplit('.', 1)[1]}")
+    assert_rules_cited_and_tested(game.engine.rules, game.id, module)
+
+
+@pytest.mark.parametrize("game", REGISTERED, ids=by_id)
+def test_setup_takes_exactly_the_player_counts_it_declares(game):
+    low, high = game.engine.players
+    for players in (low, high):
+        state = game.engine.setup(players, 1, {})
+        game.engine.validate(state)
+        assert game.state_schema().load(state) == state  # the documented shape, to the letter
+    for players in (low - 1, high + 1):
+        with pytest.raises(InvalidState) as refused:
+            game.engine.setup(players, 1, {})
+        assert refused.value.field == "players"
+
+
+@pytest.mark.parametrize("game", REGISTERED, ids=by_id)
+def test_setup_is_deterministic_from_the_seed(game):
+    assert game.engine.setup(3, 5, {}) == game.engine.setup(3, 5, {})
+
+
+@pytest.mark.parametrize("game", REGISTERED, ids=by_id)
+def test_a_move_of_an_unknown_kind_is_an_invalid_move_naming_kind(game):
+    state = game.engine.setup(3, 1, {})
+    with pytest.raises(InvalidMove) as refused:
+        game.engine.check(state, {"kind": "castle"})
+    assert refused.value.field == "kind"
+
+
+@pytest.mark.parametrize("game", REGISTERED, ids=by_id)
+def test_another_games_state_is_an_impossible_state(game):
+    other = next(g for g in REGISTERED if g.id != game.id)
+    state = game.engine.setup(3, 1, {}) | {"game": other.id}
+    with pytest.raises(InvalidState) as refused:
+        game.engine.validate(state)
+    assert refused.value.field == "game"
+
+
+@pytest.mark.parametrize("game", REGISTERED, ids=by_id)
+def test_worked_examples_fit_the_documented_shapes(game):
+    for name, summary, state, move in game.engine.examples():
+        assert game.state_schema().load(state) == state, name
+        game.move_schema().load(move)
+        assert summary
+
+
+@pytest.mark.parametrize("game", REGISTERED, ids=by_id)
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_seeded_play_keeps_states_possible_and_legal_moves_legal(game, seed):
+    """Random legal moves from a new game: every state stays possible, and every listed move is
+    legal by the same rules that explain a refusal."""
+    rng = random.Random(seed)
+    low, high = game.engine.players
+    state = game.engine.setup(rng.randint(low, min(high, 4)), seed, {})
+    for _ in range(60):
+        moves = game.engine.legal_moves(state)
+        if not moves:
+            assert game.engine.result(state) is not None
+            break
+        move = rng.choice(moves)
+        assert game.engine.check(state, move) == []
+        verdict = adjudicate(game.engine, state, move)
+        assert verdict["legal"]
+        state = verdict["state"]
+        game.engine.validate(state)
+        assert game.state_schema().load(state) == state
