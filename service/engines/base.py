@@ -155,6 +155,46 @@ class Engine(Protocol):
         """Final standings and winners once the game is over, else None."""
 
 
+class BaseEngine:
+    """What every engine shares (python-chess's Board, whose variants override hooks): checking a
+    move is running the game's rules on it, and the legal moves are the candidates no rule objects
+    to, through the very same rules, so a verdict and the move list never disagree.
+
+    A game provides ``rules``, ``parse_move`` (the move in canonical form, InvalidMove for an
+    unknown kind or name), ``candidates`` (every move worth considering) and ``validate``; it may
+    override ``prepared`` (a state with the defaults a client may leave out filled in).
+    """
+
+    game: str
+    rules: tuple[Rule, ...]
+    rulesets: tuple[str, ...] = ()
+    players: tuple[int, int]
+    setup_options: dict[str, str] = {}
+
+    def prepared(self, state: dict) -> dict:
+        return state
+
+    def parse_move(self, state: dict, move: dict) -> dict:
+        raise NotImplementedError
+
+    def candidates(self, state: dict) -> list[dict]:
+        raise NotImplementedError
+
+    def validate(self, state: dict) -> None:
+        raise NotImplementedError
+
+    def check(self, state: dict, move: dict, lang: str = "en") -> list[Violation]:
+        """Every rule the move breaks (all of them), in the asker's language."""
+        state = self.prepared(state)
+        return run_rules(self.rules, state, self.parse_move(state, move), lang)
+
+    def legal_moves(self, state: dict) -> list[dict]:
+        """The candidates that break no rule: the same validators as check, so they agree."""
+        self.validate(state)
+        state = self.prepared(state)
+        return [m for m in self.candidates(state) if not run_rules(self.rules, state, self.parse_move(state, m))]
+
+
 def adjudicate(engine: Engine, state: dict, move: dict, lang: str = "en") -> dict:
     """The verdict on one move: legal with the state after it, or every rule it breaks."""
     engine.validate(state)

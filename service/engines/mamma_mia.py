@@ -20,14 +20,13 @@ from itertools import combinations_with_replacement
 from marshmallow import Schema, fields, validate
 
 from service.engines.base import (
+    BaseEngine,
     Citation,
     InvalidMove,
     InvalidState,
     Rule,
-    Violation,
     is_player,
     require_players,
-    run_rules,
     starting_player,
 )
 from service.engines.registry import Game, register
@@ -778,7 +777,7 @@ def default_orders(colours) -> dict:
 DEFAULT_DECK_LABEL = "Referee's default order deck: the classic recipes are Referee's, not the publisher's."
 
 
-class MammaMia:
+class MammaMia(BaseEngine):
     game = GAME
     rules = RULES
     rulesets = RULESETS  # where the French and Chinese texts disagree, the table picks one ("fr" default)
@@ -860,6 +859,9 @@ class MammaMia:
         return state
 
     # -- invariants ----------------------------------------------------------------------------
+
+    def prepared(self, state: dict) -> dict:
+        return self.complete(state)
 
     @staticmethod
     def complete(state: dict) -> dict:
@@ -1013,10 +1015,6 @@ class MammaMia:
 
     # -- moves ---------------------------------------------------------------------------------
 
-    def check(self, state: dict, move: dict, lang: str = "en") -> list[Violation]:
-        state = self.complete(state)
-        return run_rules(self.rules, state, parse_move(state, move), lang)
-
     def apply(self, state: dict, move: dict) -> dict:
         state = self.complete(state)
         move = parse_move(state, move)
@@ -1145,6 +1143,9 @@ class MammaMia:
 
     # -- legal moves and the result --------------------------------------------------------------
 
+    def parse_move(self, state: dict, move: dict) -> dict:
+        return parse_move(state, move)
+
     def candidates(self, state: dict) -> list[dict]:
         """Every move worth considering; legal_moves keeps those no rule objects to."""
         if state["phase"] == "play":
@@ -1193,12 +1194,6 @@ class MammaMia:
             missing = dict(missing_from_table(state, requirement(card, choice)))
             out.append({"kind": "serve", "order": oid, "ingredient": choice, "from_hand": missing})
         return out
-
-    def legal_moves(self, state: dict) -> list[dict]:
-        """The candidates that break no rule: the same validators as check, so they agree."""
-        self.validate(state)
-        state = self.complete(state)
-        return [m for m in self.candidates(state) if not run_rules(self.rules, state, parse_move(state, m))]
 
     def result(self, state: dict) -> dict | None:
         """After the third service: most completed orders wins; ties go to most ingredients in hand."""

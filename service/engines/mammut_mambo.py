@@ -27,14 +27,13 @@ from itertools import combinations
 from marshmallow import Schema, fields, validate
 
 from service.engines.base import (
+    BaseEngine,
     Citation,
     InvalidMove,
     InvalidState,
     Rule,
-    Violation,
     is_player,
     require_players,
-    run_rules,
     starting_player,
 )
 from service.engines.registry import Game, register
@@ -416,7 +415,7 @@ DEFAULT_DECK_LABEL = ("Referee's default deck: the rulebook names four gestures 
                       "distribution of cards; 'gesture 5' to 'gesture 7' stand for the unnamed ones.")
 
 
-class MammutMambo:
+class MammutMambo(BaseEngine):
     game = GAME
     rules = RULES
     rulesets = ()
@@ -519,9 +518,6 @@ class MammutMambo:
                 raise InvalidState("turn", "the player to turn a card has none: the game would be over")
 
     # -- moves ----------------------------------------------------------------------------------
-
-    def check(self, state: dict, move: dict, lang: str = "en") -> list[Violation]:
-        return run_rules(self.rules, state, parse_move(state, move), lang)
 
     def outcome(self, state: dict, move: dict, lang: str = "en") -> dict | None:
         """What a legal dance or hunt led to: every mistake, who takes which cards, who begins."""
@@ -641,6 +637,9 @@ class MammutMambo:
              hunt, {"kind": "hunt", "pink": 2, "empty_handed": 0, "gifts": [1, 3]}),
         ]
 
+    def parse_move(self, state: dict, move: dict) -> dict:
+        return parse_move(state, move)
+
     def candidates(self, state: dict) -> list[dict]:
         n = len(state["players"])
         if state["phase"] == "turn":
@@ -666,12 +665,6 @@ class MammutMambo:
                         out.append({"kind": "dance", "performances": performances, "lagging": [], "surplus": list(surplus)})
             return out
         return []
-
-    def legal_moves(self, state: dict) -> list[dict]:
-        """Candidates that break no rule. A dance is listed once per outcome (who errs, who takes
-        leftovers): any performance with the same outcome is the same move (``canonical``)."""
-        self.validate(state)
-        return [m for m in self.candidates(state) if not run_rules(self.rules, state, parse_move(state, m))]
 
     def result(self, state: dict) -> dict | None:
         if state["phase"] != "over":

@@ -29,14 +29,13 @@ from collections import Counter
 from marshmallow import Schema, fields, validate
 
 from service.engines.base import (
+    BaseEngine,
     Citation,
     InvalidMove,
     InvalidState,
     Rule,
-    Violation,
     is_player,
     require_players,
-    run_rules,
     starting_player,
 )
 from service.engines.registry import Game, register
@@ -342,7 +341,7 @@ def default_cards() -> dict:
 DEFAULT_DECK_LABEL = "Referee's default deck: the Mömmen summary gives no card list or values."
 
 
-class Moemmen:
+class Moemmen(BaseEngine):
     game = GAME
     rules = RULES
     rulesets = ()
@@ -425,9 +424,6 @@ class Moemmen:
                     raise InvalidState(f"mommen.pending[{j}]", "an opponent of the caller")
         elif mommen is not None:
             raise InvalidState("mommen", "only while Mömmen is being answered")
-
-    def check(self, state: dict, move: dict, lang: str = "en") -> list[Violation]:
-        return run_rules(self.rules, state, parse_move(state, move), lang)
 
     # -- applying moves ---------------------------------------------------------------------------
 
@@ -536,6 +532,9 @@ class Moemmen:
 
     # -- legal moves and the result ---------------------------------------------------------------
 
+    def parse_move(self, state: dict, move: dict) -> dict:
+        return parse_move(state, move)
+
     def candidates(self, state: dict) -> list[dict]:
         if state["phase"] == "over":
             return []
@@ -552,10 +551,6 @@ class Moemmen:
                 out += [{"kind": "tim", "card": c, "give": g, "take": t} for g in after for t in state["table"]]
         out += [{"kind": "exchange-table"}, {"kind": "pass"}]
         return out
-
-    def legal_moves(self, state: dict) -> list[dict]:
-        self.validate(state)
-        return [m for m in self.candidates(state) if not run_rules(self.rules, state, parse_move(state, m))]
 
     def result(self, state: dict) -> dict | None:
         if state["phase"] != "over":
