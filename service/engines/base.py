@@ -12,7 +12,10 @@ Three outcomes are never confused (python-chess's split):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable, Iterable, Protocol
+
+import yaml
 
 LANGS = ("en", "fr", "de", "zh")
 
@@ -108,6 +111,40 @@ class Violation:
         if self.disagreement:
             out["disagreement"] = self.disagreement
         return out
+
+
+RULES_DATA = Path(__file__).resolve().parent / "rules"
+
+
+def _rule_data(game: str) -> dict:
+    """service/engines/rules/<game>.yaml: the game's rule prose, read once per process."""
+    return yaml.safe_load((RULES_DATA / f"{game}.yaml").read_text(encoding="utf-8"))
+
+
+def _citations(entry: dict) -> tuple[Citation, ...]:
+    return tuple(Citation(c["passage"], c["quote"]) for c in entry["citations"])
+
+
+def load_rules(game: str, checks: dict[str, Callable[[Any, Any], Iterable[dict]]]) -> tuple[Rule, ...]:
+    """The game's rules, in the order of its data file, each bound by code to its check function.
+
+    Every code of the file needs a check and every check a code: a rule cannot go unchecked, nor
+    a check go without its words.
+    """
+    entries = _rule_data(game)["rules"]
+    codes = [e["code"] for e in entries]
+    if set(codes) != set(checks) or len(codes) != len(set(codes)):
+        unbound, unwritten = set(codes) - set(checks), set(checks) - set(codes)
+        raise ValueError(f"{game}: rules without a check {sorted(unbound)}, checks without a rule {sorted(unwritten)}")
+    return tuple(
+        Rule(e["code"], _citations(e), e["messages"], checks[e["code"]], e.get("interpretation"), e.get("disagreement"))
+        for e in entries
+    )
+
+
+def load_mistakes(game: str) -> dict[str, tuple[Citation, dict[str, str]]]:
+    """Mistakes a game names after the fact (not rules of moves): code suffix -> (citation, messages)."""
+    return {e["code"].rsplit(".", 1)[1]: (_citations(e)[0], e["messages"]) for e in _rule_data(game).get("mistakes", [])}
 
 
 def run_rules(rules: Iterable[Rule], model, move, lang: str = "en") -> list[Violation]:

@@ -20,11 +20,10 @@ from itertools import combinations_with_replacement
 from marshmallow import Schema, fields, validate
 
 from service.engines.base import (
+    load_rules,
     BaseEngine,
-    Citation,
     InvalidMove,
     InvalidState,
-    Rule,
     is_player,
     require_players,
     starting_player,
@@ -88,14 +87,6 @@ def ingredient(kind: str) -> "callable":
 
 def pile(name: str) -> "callable":
     return lambda lang: _PILE_NAMES[lang].get(name, name)
-
-
-def fr(anchor: str, quote: str) -> Citation:
-    return Citation(f"{GAME}.fr.{anchor}", quote)
-
-
-def zh(anchor: str, quote: str) -> Citation:
-    return Citation(f"{GAME}.zh.{anchor}", quote)
 
 
 # ---- reading a state -------------------------------------------------------------------------
@@ -382,303 +373,32 @@ def check_must_serve(state, move):
             yield {}
 
 
-ONE_INGREDIENT_FR = fr("turn.1", "poser dans le four au moins un ingrédient, plusieurs seulement s’ils sont identiques")
-ONE_INGREDIENT_ZH = zh("turn.1", "1.必須從手中拿出一張或一張以上的原料牌")
-SAME_KIND_ZH = zh("turn.1", "不過所出的原料卡必須為同一種類")
-ORDER_FR = fr("turn.1", "si on le souhaite, poser une commande par-dessus, face visible")
-ORDER_ZH = zh("turn.1", "2.每名玩家可以將（但不一定）自己的一張訂單牌，從手上以面朝上方式，放到披薩堆上。")
-ONE_ORDER_FR = fr("common-mistakes.3", "on ne pose qu’une commande par tour, après ses ingrédients")
-PASS_FR = fr("common-mistakes.2", "On ne passe que si l’on n’a aucun ingrédient en main, et dans ce cas on ne pose pas de commande non plus")
-MANDATORY_FR = fr("common-mistakes.2", "poser un ingrédient est obligatoire")
-REFILL_FR = fr("turn.1", "compléter sa main à 7 cartes, soit dans la cuisine, soit dans son serveur, jamais dans les deux.")
-REFILL_ZH = zh("turn.1", "3.玩家們可以從自己的訂單堆或原料牌堆上抽卡（只能選其中之一），把手牌補滿七張。")
-SHORT_PILE_FR = fr("common-mistakes.5", "si la pioche choisie ne suffit pas pour revenir à 7 cartes, on joue le tour suivant avec moins de cartes, sans compléter dans l’autre pile")
-SHORT_PILE_ZH = zh("turn.1", "如果由於訂單牌堆不足，使玩家無法補滿七張時，該玩家在下回抽牌前，便必須以不足七張的手牌繼續遊戲。")
-REVEALED_FR = fr("oven.1", "À chaque commande révélée, on regarde si ses ingrédients sont déjà sortis.")
-REVEALED_ZH = zh("oven.1", "而當主廚玩家翻開訂單卡時，便從已經翻開的原料堆中檢查，看看是否有足夠做出該份披薩的原料")
-COMPLETE_FR = fr("oven.1", "Si c’est le cas, la pizza est réussie : son propriétaire garde la carte et les ingrédients utilisés quittent la table. S’il en manque, il peut les compléter avec sa main. Sinon, la commande repart sous son serveur.")
-COMPLETE_ZH = zh("oven.1", "假如原料不夠的話，接到該訂單的玩家（可以從顏色分辨），可以從自己的手牌中，打出適當的原料來完成訂單")
-SERVICE_END_FR = fr("turn.2", "Le service s’arrête dès que quelqu’un prend la dernière carte de la cuisine.")
-SERVICE_END_ZH = zh("turn.3", "當最後一張原料牌堆的卡片被抽完時，本回合抽牌與玩牌的過程便結束了。")
-
-_INTERPRET_EXACT_HAND = {
-    "en": "The texts let the owner complete what is missing from their hand; Referee reads this as: exactly what is missing, no more.",
-    "fr": "Les règles permettent au propriétaire de compléter ce qui manque avec sa main ; Referee l’interprète ainsi : exactement ce qui manque, pas plus.",
-    "de": "Die Regeln erlauben dem Besitzer, Fehlendes aus der Hand zu ergänzen; Referee liest das so: genau das Fehlende, nicht mehr.",
-    "zh": "規則允許訂單玩家以手牌補足不夠的原料；Referee 的解讀是：只補不夠的部分，不多給。",
-}
-
-RULES: tuple[Rule, ...] = (
-    Rule(
-        "mamma-mia/game.over",
-        (fr("oven.2", "La partie s’arrête après le troisième service"), zh("end.1", "遊戲在三個回合之後結束")),
-        {
-            "en": "The game is over: it ends after the third service.",
-            "fr": "La partie est finie : elle s’arrête après le troisième service.",
-            "de": "Das Spiel ist vorbei: Es endet nach dem dritten Durchgang.",
-            "zh": "遊戲已經結束：遊戲在三個回合之後結束。",
-        },
-        check_game_over,
-    ),
-    Rule(
-        "mamma-mia/phase.opening",
-        (SERVICE_END_FR, SERVICE_END_ZH),
-        {
-            "en": "The service is over (the kitchen's last card was taken): the oven is being opened, so no one takes a turn now.",
-            "fr": "Le service est terminé (la dernière carte de la cuisine a été prise) : on ouvre le four, personne ne joue de tour maintenant.",
-            "de": "Der Durchgang ist vorbei (die letzte Karte der Küche wurde genommen): Der Ofen wird geöffnet, niemand macht jetzt einen Zug.",
-            "zh": "本回合的抽牌與玩牌已結束（原料牌堆最後一張已被抽走）：現在正在檢查披薩堆，沒有人出牌。",
-        },
-        check_phase_opening,
-    ),
-    Rule(
-        "mamma-mia/phase.playing",
-        (REVEALED_FR, REVEALED_ZH),
-        {
-            "en": "Orders are judged only when the oven is opened and they are revealed; the service is still being played.",
-            "fr": "Les commandes ne sont jugées qu’à l’ouverture du four, quand elles sont révélées ; le service est encore en cours.",
-            "de": "Bestellungen werden erst beim Öffnen des Ofens geprüft, wenn sie aufgedeckt werden; der Durchgang läuft noch.",
-            "zh": "訂單只在檢查披薩堆、被翻開時才判定；本回合還在進行中。",
-        },
-        check_phase_playing,
-    ),
-    Rule(
-        "mamma-mia/turn.out-of-turn",
-        (zh("setup.4", "以順時針方式繼續遊戲"),),
-        {
-            "en": "It is not player {player}'s turn: player {turn} plays now (play goes clockwise).",
-            "fr": "Ce n’est pas au joueur {player} de jouer : c’est au joueur {turn} (on joue dans le sens horaire).",
-            "de": "Spieler {player} ist nicht am Zug: Spieler {turn} ist dran (es geht im Uhrzeigersinn).",
-            "zh": "現在不是玩家 {player} 的回合：輪到玩家 {turn}（以順時針方式進行）。",
-        },
-        check_out_of_turn,
-    ),
-    Rule(
-        "mamma-mia/turn.ingredient-required",
-        (MANDATORY_FR, ONE_INGREDIENT_FR, ONE_INGREDIENT_ZH),
-        {
-            "en": "A turn starts by putting at least one ingredient into the oven (you hold {held}); only a player with no ingredient passes.",
-            "fr": "Un tour commence par poser au moins un ingrédient dans le four (vous en avez {held}) ; seul un joueur sans ingrédient passe.",
-            "de": "Ein Zug beginnt damit, mindestens eine Zutat in den Ofen zu legen (du hast {held}); nur wer keine Zutat hat, setzt aus.",
-            "zh": "每個回合都必須先把至少一張原料牌放到披薩堆上（你手上有 {held} 張）；只有沒有原料的玩家才能跳過。",
-        },
-        check_ingredient_required,
-    ),
-    Rule(
-        "mamma-mia/turn.same-kind",
-        (ONE_INGREDIENT_FR, SAME_KIND_ZH),
-        {
-            "en": "You played {played}: several ingredients may be played together only if they are identical.",
-            "fr": "Vous avez posé {played} : on ne pose plusieurs ingrédients que s’ils sont identiques.",
-            "de": "Du hast {played} gelegt: Mehrere Zutaten darf man nur legen, wenn sie gleich sind.",
-            "zh": "你打出了 {played}：一次打出多張原料時，必須為同一種類。",
-        },
-        check_same_kind,
-    ),
-    Rule(
-        "mamma-mia/turn.ingredients-in-hand",
-        (ONE_INGREDIENT_ZH,),
-        {
-            "en": "You played {played} but hold only {held}: ingredients come from your hand.",
-            "fr": "Vous avez posé {played} mais n’en avez que {held} en main : les ingrédients viennent de votre main.",
-            "de": "Du hast {played} gelegt, hast aber nur {held} auf der Hand: Zutaten kommen aus deiner Hand.",
-            "zh": "你打出了 {played}，但手上只有 {held} 張：原料必須從手中打出。",
-        },
-        check_ingredients_in_hand,
-    ),
-    Rule(
-        "mamma-mia/turn.one-order",
-        (ONE_ORDER_FR, ORDER_ZH),
-        {
-            "en": "You played {count} orders: at most one order per turn.",
-            "fr": "Vous avez posé {count} commandes : on ne pose qu’une commande par tour.",
-            "de": "Du hast {count} Bestellungen gelegt: höchstens eine Bestellung pro Zug.",
-            "zh": "你打出了 {count} 張訂單：每回合最多只能打出一張訂單。",
-        },
-        check_one_order,
-    ),
-    Rule(
-        "mamma-mia/turn.order-in-hand",
-        (ORDER_FR, ORDER_ZH),
-        {
-            "en": "Order {order} is not in your hand: you may play one of your own orders from your hand.",
-            "fr": "La commande {order} n’est pas dans votre main : on pose une de ses commandes, depuis sa main.",
-            "de": "Die Bestellung {order} ist nicht auf deiner Hand: Man legt eine eigene Bestellung aus der Hand.",
-            "zh": "訂單 {order} 不在你的手牌中：只能從手上打出自己的訂單。",
-        },
-        check_order_in_hand,
-    ),
-    Rule(
-        "mamma-mia/turn.order-after-ingredients",
-        (ONE_ORDER_FR, ORDER_FR),
-        {
-            "en": "An order goes on top of the ingredients you play that turn; without ingredients there is no order.",
-            "fr": "Une commande se pose par-dessus les ingrédients joués à ce tour ; sans ingrédient, pas de commande.",
-            "de": "Eine Bestellung kommt auf die Zutaten, die man in diesem Zug legt; ohne Zutat keine Bestellung.",
-            "zh": "訂單要放在本回合打出的原料之上；沒有打出原料就不能打出訂單。",
-        },
-        check_order_after_ingredients,
-    ),
-    Rule(
-        "mamma-mia/pass.holding-ingredients",
-        (PASS_FR, MANDATORY_FR),
-        {
-            "en": "You hold {held} ingredient(s): only a player with no ingredient in hand may pass.",
-            "fr": "Vous avez {held} ingrédient(s) en main : on ne passe que si l’on n’a aucun ingrédient.",
-            "de": "Du hast {held} Zutat(en) auf der Hand: Aussetzen darf nur, wer keine Zutat hat.",
-            "zh": "你手上還有 {held} 張原料：只有手上沒有原料的玩家才能跳過。",
-        },
-        check_pass_holding_ingredients,
-    ),
-    Rule(
-        "mamma-mia/pass.no-order",
-        (PASS_FR,),
-        {
-            "en": "A player who passes plays no order either.",
-            "fr": "Un joueur qui passe ne pose pas de commande non plus.",
-            "de": "Wer aussetzt, legt auch keine Bestellung.",
-            "zh": "跳過的玩家也不能打出訂單。",
-        },
-        check_pass_no_order,
-    ),
-    Rule(
-        "mamma-mia/refill.one-pile",
-        (REFILL_FR, REFILL_ZH, SHORT_PILE_FR),
-        {
-            "en": "You refill from the kitchen or from your server pile, never from both.",
-            "fr": "On complète sa main soit dans la cuisine, soit dans son serveur, jamais dans les deux.",
-            "de": "Man füllt aus der Küche oder aus dem eigenen Bestellstapel auf, nie aus beiden.",
-            "zh": "補牌時只能從原料牌堆或自己的訂單牌堆中選一個，不能兩個都抽。",
-        },
-        check_refill_one_pile,
-    ),
-    Rule(
-        "mamma-mia/refill.to-seven",
-        (REFILL_FR, SHORT_PILE_FR, REFILL_ZH, SHORT_PILE_ZH),
-        {
-            "en": "You drew {drawn} from {source}, which has {available}; you needed {needed} to be back at 7 cards. Draw up to 7, fewer only when the chosen pile runs short.",
-            "fr": "Vous avez pioché {drawn} dans {source}, qui en a {available} ; il vous en fallait {needed} pour revenir à 7 cartes. On complète à 7, à moins seulement si la pioche choisie ne suffit pas.",
-            "de": "Du hast {drawn} aus {source} gezogen (dort liegen {available}); du brauchtest {needed}, um wieder 7 Karten zu haben. Man füllt auf 7 auf, auf weniger nur, wenn der gewählte Stapel nicht reicht.",
-            "zh": "你從{source}抽了 {drawn} 張（該牌堆有 {available} 張）；補滿七張需要 {needed} 張。補到七張，只有所選牌堆不足時才可少於七張。",
-        },
-        check_refill_to_seven,
-    ),
-    Rule(
-        "mamma-mia/oven.wrong-order",
-        (REVEALED_FR, REVEALED_ZH),
-        {
-            "en": "Order {order} is not the one just revealed: the oven is opened card by card, and order {current} is up.",
-            "fr": "La commande {order} n’est pas celle qui vient d’être révélée : le four s’ouvre carte par carte, c’est le tour de la commande {current}.",
-            "de": "Die Bestellung {order} ist nicht die gerade aufgedeckte: Der Ofen wird Karte für Karte geöffnet, jetzt ist Bestellung {current} dran.",
-            "zh": "訂單 {order} 不是剛翻開的那張：披薩堆一次翻開一張，現在是訂單 {current}。",
-        },
-        check_oven_wrong_order,
-    ),
-    Rule(
-        "mamma-mia/oven.not-owner",
-        (COMPLETE_FR, COMPLETE_ZH),
-        {
-            "en": "Player {player} does not own this order: its owner, player {owner}, decides whether to complete it from their hand.",
-            "fr": "Le joueur {player} n’est pas le propriétaire de cette commande : c’est le joueur {owner} qui peut la compléter avec sa main.",
-            "de": "Spieler {player} gehört diese Bestellung nicht: Ihr Besitzer, Spieler {owner}, kann sie aus der Hand ergänzen.",
-            "zh": "玩家 {player} 不是這張訂單的主人：由訂單玩家 {owner} 決定是否用手牌完成。",
-        },
-        check_oven_not_owner,
-    ),
-    Rule(
-        "mamma-mia/oven.ingredient-choice",
-        (fr("special-pizzas.3", "plus 3 exemplaires d’un autre ingrédient"), fr("special-pizzas.4", "que le joueur choisit au moment où la commande est révélée")),
-        {
-            "en": "Pizza {pizza}: name the ingredient it takes (Minimale and Monotoni need one, other orders none).",
-            "fr": "Pizza {pizza} : indiquez l’ingrédient choisi (Minimale et Monotoni en demandent un, les autres commandes aucun).",
-            "de": "Pizza {pizza}: Nenne die gewählte Zutat (Minimale und Monotoni brauchen eine, andere Bestellungen keine).",
-            "zh": "{pizza} 披薩：請指定所選的原料（超小型與單調披薩需要指定，其他訂單不需要）。",
-        },
-        check_ingredient_choice,
-    ),
-    Rule(
-        "mamma-mia/oven.monotoni-other",
-        (fr("special-pizzas.4", "plus 6 exemplaires d’un même autre ingrédient"), zh("monotoni.1", "請注意，不可以拿七張特定原料的牌來完成訂單。")),
-        {
-            "en": "Pizza Monotoni takes 6 of another ingredient than its own ({ingredient}).",
-            "fr": "La pizza Monotoni demande 6 exemplaires d’un autre ingrédient que le sien ({ingredient}).",
-            "de": "Die Pizza Monotoni braucht 6 Stück einer anderen Zutat als ihrer eigenen ({ingredient}).",
-            "zh": "單調披薩需要另外一種原料六張，不能是卡上的原料（{ingredient}）。",
-        },
-        check_monotoni_other,
-    ),
-    Rule(
-        "mamma-mia/oven.minimale-fewest",
-        (
-            fr("special-pizzas.3", "Cet autre ingrédient doit être l’un de ceux qui ont le moins de cartes visibles à cet instant. Un ingrédient absent de la table ne compte pas, et celui de la carte non plus."),
-            zh("minimale.1", "拿剛好三張「最少」的那一種原料（最少的定義是：不可以沒有，但數量必須比其他原料都少）；如果有兩種以上的原料都「最少」時，該訂單的玩家可以自由選擇要用哪一種原料。"),
-        ),
-        {
-            "en": "Pizza Minimale takes 3 of the ingredient with the fewest cards on the table; {ingredient} is not one. Allowed now under the {ruleset} text: {allowed}.",
-            "fr": "La pizza Minimale prend 3 exemplaires de l’ingrédient le moins présent sur la table ; {ingredient} n’en fait pas partie. Permis maintenant selon le texte {ruleset} : {allowed}.",
-            "de": "Die Pizza Minimale nimmt 3 Stück der Zutat mit den wenigsten Karten auf dem Tisch; {ingredient} gehört nicht dazu. Jetzt erlaubt nach dem Text {ruleset}: {allowed}.",
-            "zh": "超小型披薩要拿桌上張數「最少」的原料三張；{ingredient}不是。依{ruleset}規則目前可選：{allowed}。",
-        },
-        check_minimale_fewest,
-        disagreement="minimale-fewest",
-    ),
-    Rule(
-        "mamma-mia/oven.hand-ingredients",
-        (COMPLETE_FR, COMPLETE_ZH),
-        {
-            "en": "The owner gave {given} from their hand but holds only {held}.",
-            "fr": "Le propriétaire complète avec {given} de sa main mais n’en a que {held}.",
-            "de": "Der Besitzer gibt {given} aus der Hand, hat aber nur {held}.",
-            "zh": "訂單玩家從手牌打出 {given}，但手上只有 {held} 張。",
-        },
-        check_hand_ingredients,
-    ),
-    Rule(
-        "mamma-mia/oven.missing-ingredients",
-        (REVEALED_FR, COMPLETE_FR, REVEALED_ZH, zh("oven.2", "如果無法完成該份訂單時，主廚便將該訂單以面朝下方式，放回該訂單玩家的訂單牌堆下")),
-        {
-            "en": "The order cannot be completed: {missing} missing from the table and the owner's contribution. It goes face down under its owner's server pile.",
-            "fr": "La commande ne peut pas être réussie : il manque {missing} sur la table et dans l’apport du propriétaire. Elle repart sous son serveur.",
-            "de": "Die Bestellung kann nicht erfüllt werden: Es fehlen {missing} auf dem Tisch und in der Ergänzung des Besitzers. Sie kommt verdeckt unter seinen Bestellstapel.",
-            "zh": "這張訂單無法完成：桌上與訂單玩家補的牌還缺 {missing}。訂單要面朝下放回該玩家的訂單牌堆下。",
-        },
-        check_missing_ingredients,
-    ),
-    Rule(
-        "mamma-mia/oven.bombastica-fifteen",
-        (fr("special-pizzas.2", "La pizza Bombastica demande au moins 15 ingrédients, n’importe lesquels."), zh("bombastica.1", "但只要原料總數不足15個，就無法做出本披薩")),
-        {
-            "en": "Pizza Bombastica needs at least 15 ingredients; there are {total} with the owner's.",
-            "fr": "La pizza Bombastica demande au moins 15 ingrédients ; il y en a {total} avec ceux du propriétaire.",
-            "de": "Die Pizza Bombastica braucht mindestens 15 Zutaten; mit denen des Besitzers sind es {total}.",
-            "zh": "超級豪華什錦披薩至少需要15個原料；加上訂單玩家的手牌共有 {total} 個。",
-        },
-        check_bombastica_fifteen,
-    ),
-    Rule(
-        "mamma-mia/oven.hand-only-what-is-missing",
-        (COMPLETE_FR, COMPLETE_ZH),
-        {
-            "en": "The owner gave {given} from their hand that the table did not lack: the hand completes only what is missing.",
-            "fr": "Le propriétaire a donné {given} de sa main alors que la table n’en manquait pas : la main ne complète que ce qui manque.",
-            "de": "Der Besitzer gab {given} aus der Hand, die auf dem Tisch nicht fehlten: Die Hand ergänzt nur Fehlendes.",
-            "zh": "訂單玩家從手牌打出了桌上並不缺的 {given}：手牌只用來補不夠的原料。",
-        },
-        check_hand_only_what_is_missing,
-        interpretation=_INTERPRET_EXACT_HAND,
-    ),
-    Rule(
-        "mamma-mia/oven.must-serve",
-        (COMPLETE_FR, zh("oven.1", "如果足夠的話，便把該訂單所使用的原料卡移到「媽媽咪呀」卡上")),
-        {
-            "en": "The table already holds everything this order needs: the pizza is completed; it cannot be sent back.",
-            "fr": "La table contient déjà tout ce que demande la commande : la pizza est réussie, elle ne repart pas sous le serveur.",
-            "de": "Auf dem Tisch liegt schon alles, was die Bestellung braucht: Die Pizza ist erfüllt und geht nicht zurück.",
-            "zh": "桌上的原料已足夠完成這張訂單：訂單完成，不能放回訂單牌堆。",
-        },
-        check_must_serve,
-    ),
-)
+RULES = load_rules(GAME, {  # the prose of each rule: rules/mamma-mia.yaml
+    "mamma-mia/game.over": check_game_over,
+    "mamma-mia/phase.opening": check_phase_opening,
+    "mamma-mia/phase.playing": check_phase_playing,
+    "mamma-mia/turn.out-of-turn": check_out_of_turn,
+    "mamma-mia/turn.ingredient-required": check_ingredient_required,
+    "mamma-mia/turn.same-kind": check_same_kind,
+    "mamma-mia/turn.ingredients-in-hand": check_ingredients_in_hand,
+    "mamma-mia/turn.one-order": check_one_order,
+    "mamma-mia/turn.order-in-hand": check_order_in_hand,
+    "mamma-mia/turn.order-after-ingredients": check_order_after_ingredients,
+    "mamma-mia/pass.holding-ingredients": check_pass_holding_ingredients,
+    "mamma-mia/pass.no-order": check_pass_no_order,
+    "mamma-mia/refill.one-pile": check_refill_one_pile,
+    "mamma-mia/refill.to-seven": check_refill_to_seven,
+    "mamma-mia/oven.wrong-order": check_oven_wrong_order,
+    "mamma-mia/oven.not-owner": check_oven_not_owner,
+    "mamma-mia/oven.ingredient-choice": check_ingredient_choice,
+    "mamma-mia/oven.monotoni-other": check_monotoni_other,
+    "mamma-mia/oven.minimale-fewest": check_minimale_fewest,
+    "mamma-mia/oven.hand-ingredients": check_hand_ingredients,
+    "mamma-mia/oven.missing-ingredients": check_missing_ingredients,
+    "mamma-mia/oven.bombastica-fifteen": check_bombastica_fifteen,
+    "mamma-mia/oven.hand-only-what-is-missing": check_hand_only_what_is_missing,
+    "mamma-mia/oven.must-serve": check_must_serve,
+})
 
 
 # ---- moves -----------------------------------------------------------------------------------

@@ -27,11 +27,12 @@ from itertools import combinations
 from marshmallow import Schema, fields, validate
 
 from service.engines.base import (
+    load_mistakes,
+    load_rules,
     BaseEngine,
     Citation,
     InvalidMove,
     InvalidState,
-    Rule,
     is_player,
     require_players,
     starting_player,
@@ -137,68 +138,9 @@ def played_cards(state: dict) -> list[str]:
 # ---- the rules ----------------------------------------------------------------------------------
 
 PENALTY = cite("mambo-dud.2", "As a penalty, they take all the played cards and place them face down under their pile.")
-SPLIT = cite("mambo-dud.2", "If several of you make a mistake at the same time, the face-up cards are divided evenly among those players. If cards are left over, the tribal leader decides who receives the surplus cards. For harmony within the tribe, they divide them as fairly as possible.")
-HUNT = cite("step-4.1", "Each player tries to snatch a mammoth from the middle of the table as quickly as possible (and each player only one mammoth!).")
-MAMMOTHS_IN_PLAY = cite("setup.2", "Then place one wooden mammoth fewer in the middle of the table than there are players. The pink mammoth is always in play.")
-PINK = cite("step-4.1", "As a reward, they receive the tribal leader stand and distribute 1 card each from their pile to two players of their choice.")
 
 # The dancers' mistakes: not rules a move can break, but what the verdict on a dance reports.
-MISTAKE_MESSAGES = {
-    "wrong-gesture": (
-        cite("mambo-dud.1", "makes the wrong gesture or the wrong shout,"),
-        {
-            "en": "Player {player}, step {position}: made {done} where {due} was due: a wrong gesture.",
-            "fr": "Joueur {player}, pas {position} : a fait {done} au lieu de {due} : mauvais geste.",
-            "de": "Spieler {player}, Schritt {position}: machte {done} statt {due}: falsche Geste.",
-            "zh": "玩家 {player} 第 {position} 步：做了 {done}，應該是 {due}：手勢錯誤。",
-        },
-    ),
-    "wrong-shout": (
-        cite("mambo-dud.1", "makes the wrong gesture or the wrong shout,"),
-        {
-            "en": "Player {player}, step {position}: shouted {done} where {due} was due: a wrong shout.",
-            "fr": "Joueur {player}, pas {position} : a crié {done} au lieu de {due} : mauvais cri.",
-            "de": "Spieler {player}, Schritt {position}: rief {done} statt {due}: falscher Ruf.",
-            "zh": "玩家 {player} 第 {position} 步：喊了 {done}，應該喊 {due}：喊錯了。",
-        },
-    ),
-    "repeated-shout": (
-        cite("mambo-dud.1", "makes a shout even though the card is shown more than once (Step 3),"),
-        {
-            "en": "Player {player}, step {position}: shouted {done}, but {due} lies face up more than once: gesture only.",
-            "fr": "Joueur {player}, pas {position} : a crié {done}, mais {due} est visible plusieurs fois : le geste seul.",
-            "de": "Spieler {player}, Schritt {position}: rief {done}, aber {due} liegt mehrfach offen: nur die Geste.",
-            "zh": "玩家 {player} 第 {position} 步：喊了 {done}，但 {due} 面朝上不只一張：只能做手勢。",
-        },
-    ),
-    "out-of-order": (
-        cite("step-2.1", "If the newly turned card shows the Neanderthal outdoors, all face-up cards are danced clockwise (shout and gesture). If it shows the Neanderthal in the cave, all face-up cards are danced counterclockwise."),
-        {
-            "en": "Player {player}, step {position}: danced {done} out of order; {due} was due.",
-            "fr": "Joueur {player}, pas {position} : a dansé {done} dans le mauvais ordre ; {due} était attendu.",
-            "de": "Spieler {player}, Schritt {position}: tanzte {done} in falscher Reihenfolge; {due} war dran.",
-            "zh": "玩家 {player} 第 {position} 步：{done} 的順序錯了；應該是 {due}。",
-        },
-    ),
-    "missing": (
-        cite("mambo-dud.1", "lags too far behind the rest of the tribe (or does nothing at all)."),
-        {
-            "en": "Player {player} stopped at step {position}: the dance was not finished.",
-            "fr": "Le joueur {player} s’est arrêté au pas {position} : la danse n’était pas finie.",
-            "de": "Spieler {player} hörte bei Schritt {position} auf: Der Tanz war nicht zu Ende.",
-            "zh": "玩家 {player} 在第 {position} 步停下：舞還沒跳完。",
-        },
-    ),
-    "lagging": (
-        cite("mambo-dud.2", "In borderline cases, the tribal leader decides whether someone has made a mistake."),
-        {
-            "en": "Player {player} lagged too far behind the tribe, as the tribal leader judged.",
-            "fr": "Le joueur {player} a trop traîné derrière la tribu, selon le chef de tribu.",
-            "de": "Spieler {player} hinkte dem Stamm zu weit hinterher, so der Häuptling.",
-            "zh": "族長判定玩家 {player} 落後太多。",
-        },
-    ),
-}
+MISTAKE_MESSAGES = load_mistakes(GAME)  # a dancer's mistakes, named after the dance: rules/mammut-mambo.yaml
 
 
 def _phase(state, move, phase, kind):
@@ -257,95 +199,15 @@ def _pile_after_hunt(state, move, player) -> int:
     return pile
 
 
-RULES: tuple[Rule, ...] = (
-    Rule(
-        "mammut-mambo/game.over",
-        (cite("game-end.1", "The game ends immediately if either of the following occurs:"),),
-        {
-            "en": "The game is over.", "fr": "La partie est finie.", "de": "Das Spiel ist vorbei.", "zh": "遊戲已經結束。",
-        },
-        check_game_over,
-    ),
-    Rule(
-        "mammut-mambo/phase.judge-first",
-        (cite("step-1.3", "If nobody has made a mistake (see page 5), the next player clockwise takes their turn"),
-         cite("step-4.1", "When a hunt card is turned over, the whole tribe goes on a mammoth hunt.")),
-        {
-            "en": "The card just turned must be danced or hunted first (a {due} is due).",
-            "fr": "La carte qui vient d’être retournée doit d’abord être dansée ou chassée (il faut une {due}).",
-            "de": "Die gerade aufgedeckte Karte muss erst getanzt oder gejagt werden (fällig: {due}).",
-            "zh": "剛翻開的卡必須先跳舞或狩獵（現在應該是 {due}）。",
-        },
-        check_judge_first,
-    ),
-    Rule(
-        "mammut-mambo/phase.nothing-to-judge",
-        (cite("step-1.1", "They turn over the top Mambo card of their pile as quickly as an arrow."),),
-        {
-            "en": "No card has been turned over: there is no {kind} to judge; a player turns a card first.",
-            "fr": "Aucune carte n’a été retournée : pas de {kind} à juger ; un joueur retourne d’abord une carte.",
-            "de": "Es wurde keine Karte aufgedeckt: kein {kind} zu beurteilen; erst deckt ein Spieler eine Karte auf.",
-            "zh": "還沒有翻開任何卡：沒有 {kind} 可判定；要先有玩家翻牌。",
-        },
-        check_nothing_to_judge,
-    ),
-    Rule(
-        "mammut-mambo/turn.out-of-turn",
-        (cite("step-1.3", "the next player clockwise takes their turn"), cite("next-round.1", "whoever made the mistake now turns over the first card.")),
-        {
-            "en": "It is player {turn}'s turn to turn over a card, not player {player}'s.",
-            "fr": "C’est au joueur {turn} de retourner une carte, pas au joueur {player}.",
-            "de": "Spieler {turn} deckt jetzt eine Karte auf, nicht Spieler {player}.",
-            "zh": "現在輪到玩家 {turn} 翻牌，不是玩家 {player}。",
-        },
-        check_out_of_turn,
-    ),
-    Rule(
-        "mammut-mambo/penalty.surplus",
-        (SPLIT,),
-        {
-            "en": "{count} leftover card(s) go one each to dancers who erred ({erring}); given to: {given}.",
-            "fr": "{count} carte(s) restante(s) vont une par joueur fautif ({erring}) ; données à : {given}.",
-            "de": "{count} übrige Karte(n) gehen je eine an Spieler mit Fehler ({erring}); vergeben an: {given}.",
-            "zh": "剩下的 {count} 張牌要一人一張分給犯錯的玩家（{erring}）；實際給了：{given}。",
-        },
-        check_surplus,
-        interpretation={
-            "en": "'As fairly as possible' is read as: at most one leftover card per erring dancer.",
-            "fr": "« Aussi équitablement que possible » est lu ainsi : au plus une carte restante par joueur fautif.",
-            "de": "„So gerecht wie möglich“ wird so gelesen: höchstens eine übrige Karte pro Spieler mit Fehler.",
-            "zh": "「盡量公平」解讀為：每位犯錯的玩家最多多拿一張剩下的牌。",
-        },
-    ),
-    Rule(
-        "mammut-mambo/hunt.one-mammoth-each",
-        (HUNT, MAMMOTHS_IN_PLAY),
-        {
-            "en": "Player {player} cannot both catch the pink mammoth and come away empty-handed.",
-            "fr": "Le joueur {player} ne peut pas à la fois attraper le mammouth rose et repartir les mains vides.",
-            "de": "Spieler {player} kann nicht das rosa Mammut fangen und zugleich leer ausgehen.",
-            "zh": "玩家 {player} 不可能既抓到粉紅色猛獁象又空手而歸。",
-        },
-        check_one_empty_handed,
-    ),
-    Rule(
-        "mammut-mambo/hunt.gifts",
-        (PINK,),
-        {
-            "en": "The hunter of the pink mammoth gives 1 card each to {due} other player(s); given to: {given}.",
-            "fr": "Le chasseur du mammouth rose donne 1 carte à {due} autre(s) joueur(s) ; données à : {given}.",
-            "de": "Der Jäger des rosa Mammuts gibt je 1 Karte an {due} andere Spieler; vergeben an: {given}.",
-            "zh": "抓到粉紅色猛獁象的玩家要各給 {due} 位其他玩家一張牌；實際給了：{given}。",
-        },
-        check_gifts,
-        interpretation={
-            "en": "With two players there is only one other player to give a card to; a hunter with fewer cards gives what they have.",
-            "fr": "À deux, il n’y a qu’un autre joueur à qui donner ; un chasseur avec moins de cartes donne ce qu’il a.",
-            "de": "Zu zweit gibt es nur einen anderen Spieler; ein Jäger mit weniger Karten gibt, was er hat.",
-            "zh": "兩人遊戲時只有一位其他玩家可給；牌不夠的獵人給出手上有的牌。",
-        },
-    ),
-)
+RULES = load_rules(GAME, {  # the prose of each rule: rules/mammut-mambo.yaml
+    "mammut-mambo/game.over": check_game_over,
+    "mammut-mambo/phase.judge-first": check_judge_first,
+    "mammut-mambo/phase.nothing-to-judge": check_nothing_to_judge,
+    "mammut-mambo/turn.out-of-turn": check_out_of_turn,
+    "mammut-mambo/penalty.surplus": check_surplus,
+    "mammut-mambo/hunt.one-mammoth-each": check_one_empty_handed,
+    "mammut-mambo/hunt.gifts": check_gifts,
+})
 
 
 # ---- moves --------------------------------------------------------------------------------------

@@ -29,11 +29,11 @@ from collections import Counter
 from marshmallow import Schema, fields, validate
 
 from service.engines.base import (
+    load_rules,
     BaseEngine,
     Citation,
     InvalidMove,
     InvalidState,
-    Rule,
     is_player,
     require_players,
     starting_player,
@@ -99,16 +99,7 @@ def score(state, player: int) -> tuple[int, str | None]:
 
 # ---- the rules ------------------------------------------------------------------------------
 
-SWAP = cite("swap.1", "Each player may once per round swap 1 card from his hand for 1 card on the table. This ends his turn.")
-BENNY = cite("benny.1", "The player discards the \"Benny\" card and says that he would like new cards on the table.")
-TIM = cite("tim.1", "The player plays the \"Tim\" card and loudly calls \"Mömmen\".")
-TIM_NEEDS_MINUS = cite("tim.2", "May not be played if no minus card on the table and player does not put a minus card there.")
 SPECIAL = cite("tim.2", "SPECIAL CASE: If he puts a minus card on the table, he can take in exchange any table card he likes. He is not required to exchange it for a plus card of the same color!")
-SHEARER = cite("tim.3", "When \"Tim the Shearer\" is played, the player can then exchange a minus card from his hand for the card of his choice from the table.")
-ANSWER = cite("tim.2", "The other players must now, as their only options, take a minus card into hand and put onto the table either a plus card, a \"Tim\" or a \"Benny\" card. A minus card may not be laid down.")
-RESUME = cite("tim.2", "When every opponent has taken a minus card, or there are none left on the table, play resumes as normal.")
-EXCHANGE = cite("table-exchange.1", "If 3 or more minus cards are on the table, a player can exchange the table cards for 5 new ones from the deck.")
-OPTIONS = cite("options.1", "There are 4 different options which can be played in various orders.")
 
 
 def _playing(state, move, *kinds):
@@ -218,76 +209,21 @@ def check_table_exchange(state, move):
         yield {"minus": len(minus_on_table(state))}
 
 
-RULES: tuple[Rule, ...] = (
-    Rule("moemmen/game.over", (cite("game-end.1", "Whoever reaches 100 points first wins the game."),),
-         {"en": "The game is over.", "fr": "La partie est finie.", "de": "Das Spiel ist vorbei.", "zh": "遊戲已經結束。"},
-         check_game_over),
-    Rule("moemmen/mommen.answer-first", (ANSWER, RESUME),
-         {"en": "Mömmen was called: player {player} must answer (take a minus card, lay down a plus, Tim or Benny card) before play resumes.",
-          "fr": "Mömmen a été annoncé : le joueur {player} doit répondre (prendre une carte moins, poser une carte plus, Tim ou Benny) avant que le jeu reprenne.",
-          "de": "Mömmen wurde gerufen: Spieler {player} muss antworten (eine Minuskarte nehmen, eine Plus-, Tim- oder Benny-Karte legen), bevor es weitergeht.",
-          "zh": "有人喊了「Mömmen」：玩家 {player} 必須先回應（拿一張減分卡，放下一張加分卡、Tim 或 Benny），之後才恢復正常進行。"},
-         check_answer_first),
-    Rule("moemmen/mommen.none-called", (TIM,),
-         {"en": "Nobody called Mömmen: there is nothing to answer.", "fr": "Personne n’a annoncé Mömmen : il n’y a rien à répondre.",
-          "de": "Niemand hat Mömmen gerufen: Es gibt nichts zu beantworten.", "zh": "沒有人喊「Mömmen」：不需要回應。"},
-         check_no_mommen),
-    Rule("moemmen/turn.out-of-turn", (OPTIONS,),
-         {"en": "Player {player} is not the one to play: player {due} is.", "fr": "Ce n’est pas au joueur {player} de jouer, mais au joueur {due}.",
-          "de": "Nicht Spieler {player} ist dran, sondern Spieler {due}.", "zh": "現在不是玩家 {player}，而是玩家 {due}。"},
-         check_out_of_turn),
-    Rule("moemmen/card.in-hand", (SWAP,),
-         {"en": "Card {card} is not in the player's hand.", "fr": "La carte {card} n’est pas dans la main du joueur.",
-          "de": "Die Karte {card} ist nicht auf der Hand des Spielers.", "zh": "卡 {card} 不在這位玩家的手牌中。"},
-         check_in_hand),
-    Rule("moemmen/card.on-table", (SWAP,),
-         {"en": "Card {card} is not on the table.", "fr": "La carte {card} n’est pas sur la table.",
-          "de": "Die Karte {card} liegt nicht auf dem Tisch.", "zh": "卡 {card} 不在桌上。"},
-         check_on_table),
-    Rule("moemmen/benny.card", (BENNY,),
-         {"en": "Card {card} is not a Benny card.", "fr": "La carte {card} n’est pas une carte Benny.",
-          "de": "Die Karte {card} ist keine Benny-Karte.", "zh": "卡 {card} 不是 Benny 卡。"},
-         check_benny_card),
-    Rule("moemmen/tim.card", (TIM,),
-         {"en": "Card {card} is not a Tim card.", "fr": "La carte {card} n’est pas une carte Tim.",
-          "de": "Die Karte {card} ist keine Tim-Karte.", "zh": "卡 {card} 不是 Tim 卡。"},
-         check_tim_card),
-    Rule("moemmen/tim.needs-minus", (TIM_NEEDS_MINUS,),
-         {"en": "Tim may not be played: no minus card is on the table and the player puts none there.",
-          "fr": "Tim ne peut pas être joué : aucune carte moins n’est sur la table et le joueur n’en pose pas.",
-          "de": "Tim darf nicht gespielt werden: Keine Minuskarte liegt auf dem Tisch, und der Spieler legt keine hin.",
-          "zh": "不能打出 Tim：桌上沒有減分卡，玩家也沒有放上減分卡。"},
-         check_tim_needs_minus),
-    Rule("moemmen/tim.exchange", (SPECIAL, SHEARER),
-         {"en": "After Tim, a card of the hand ({give}, not the Tim) is exchanged for a table card ({take}): a plus card of its colour, or any card for a minus card.",
-          "fr": "Après Tim, on échange une carte de sa main ({give}, pas le Tim) contre une carte de la table ({take}) : une carte plus de sa couleur, ou n’importe laquelle pour une carte moins.",
-          "de": "Nach Tim tauscht man eine Handkarte ({give}, nicht den Tim) gegen eine Tischkarte ({take}): eine Pluskarte ihrer Farbe, oder eine beliebige für eine Minuskarte.",
-          "zh": "打出 Tim 後，用一張手牌（{give}，不能是 Tim）交換一張桌上的牌（{take}）：須是同色加分卡；若交出減分卡則可換任何一張。"},
-         check_tim_exchange,
-         interpretation=_interpretation(
-             "The summary says a minus card need not be exchanged for a plus card of the same colour; Referee reads that other cards must be.",
-             "Le résumé dit qu’une carte moins ne doit pas forcément s’échanger contre une carte plus de la même couleur ; Referee en déduit que les autres cartes le doivent.",
-             "Die Zusammenfassung sagt, eine Minuskarte müsse nicht gegen eine Pluskarte derselben Farbe getauscht werden; Referee liest daraus, dass andere Karten es müssen.",
-             "規則摘要說減分卡不必換同色的加分卡；Referee 的解讀是其他卡必須換同色加分卡。")),
-    Rule("moemmen/mommen.take-minus", (ANSWER,),
-         {"en": "Answering Mömmen, a player takes a minus card from the table; {card} is not one.",
-          "fr": "En réponse à Mömmen, on prend une carte moins sur la table ; {card} n’en est pas une.",
-          "de": "Als Antwort auf Mömmen nimmt man eine Minuskarte vom Tisch; {card} ist keine.",
-          "zh": "回應「Mömmen」時要從桌上拿一張減分卡；{card} 不是。"},
-         check_answer_takes_minus),
-    Rule("moemmen/mommen.no-minus-down", (ANSWER,),
-         {"en": "Answering Mömmen, a minus card may not be laid down ({card}): a plus, Tim or Benny card.",
-          "fr": "En réponse à Mömmen, on ne pose pas de carte moins ({card}) : une carte plus, Tim ou Benny.",
-          "de": "Als Antwort auf Mömmen darf keine Minuskarte gelegt werden ({card}): eine Plus-, Tim- oder Benny-Karte.",
-          "zh": "回應「Mömmen」時不能放下減分卡（{card}）：只能放加分卡、Tim 或 Benny。"},
-         check_answer_gives),
-    Rule("moemmen/table-exchange.three-minus", (EXCHANGE,),
-         {"en": "The table can be exchanged only with 3 or more minus cards on it; there are {minus}.",
-          "fr": "On ne renouvelle la table qu’avec 3 cartes moins ou plus dessus ; il y en a {minus}.",
-          "de": "Der Tisch kann nur mit 3 oder mehr Minuskarten getauscht werden; es liegen {minus}.",
-          "zh": "桌上有三張以上減分卡時才能換掉桌上的牌；現在有 {minus} 張。"},
-         check_table_exchange),
-)
+RULES = load_rules(GAME, {  # the prose of each rule: rules/moemmen.yaml
+    "moemmen/game.over": check_game_over,
+    "moemmen/mommen.answer-first": check_answer_first,
+    "moemmen/mommen.none-called": check_no_mommen,
+    "moemmen/turn.out-of-turn": check_out_of_turn,
+    "moemmen/card.in-hand": check_in_hand,
+    "moemmen/card.on-table": check_on_table,
+    "moemmen/benny.card": check_benny_card,
+    "moemmen/tim.card": check_tim_card,
+    "moemmen/tim.needs-minus": check_tim_needs_minus,
+    "moemmen/tim.exchange": check_tim_exchange,
+    "moemmen/mommen.take-minus": check_answer_takes_minus,
+    "moemmen/mommen.no-minus-down": check_answer_gives,
+    "moemmen/table-exchange.three-minus": check_table_exchange,
+})
 
 
 # ---- moves --------------------------------------------------------------------------------------
