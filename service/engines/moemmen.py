@@ -6,9 +6,12 @@ says so in its verdict):
 
 * a turn is one option: swap, Benny, Tim ("Mömmen") or pass. Benny and exchanging the table
   (3 or more minus cards showing) leave the turn to the same player; the others end it;
-* "once per round" for the swap is read as once per round of turns: a swap ends the turn, so a
-  player swaps at most once each time around the table. Read as once per scoring round, hands
-  could hardly change: in 3 seeded games of 20,000 moves each, no round ever ended;
+* "once per round" for the swap: two readings, chosen with the setup option ``ruleset``.
+  "round-of-turns", the default: a swap ends the turn, so a player swaps at most once each time
+  around the table. "scoring-round": the summary says "round" for the scoring round everywhere
+  else, so a player swaps at most once until the round is scored. The default is the reading
+  that keeps the game moving: under the other, hands could hardly change (in 3 seeded games of
+  20,000 moves each, no round ever ended); a refusal under it names both readings;
 * the plain swap (option 1) takes any table card; the exchange after Tim takes a plus card of the
   given card's colour, unless the card given is a minus card (the SPECIAL CASE, and Tim the
   Shearer), which may be exchanged for any table card;
@@ -51,6 +54,7 @@ TARGET = 100  # game-end.1: "Whoever reaches 100 points first wins the game."
 MIN_PLAYERS, MAX_PLAYERS = 2, 6  # not stated; 6 cards each and 5 on the table from the deck
 KINDS = ("plus", "minus", "tim", "benny")
 PHASES = ("play", "mommen", "over")
+RULESETS = ("round-of-turns", "scoring-round")  # swap.1 "once per round": the default first
 MOVE_KINDS = ("swap", "benny", "tim", "respond", "exchange-table", "pass")
 COLOURS = ("red", "yellow", "green", "blue")  # the default deck's; the summary names none
 
@@ -127,6 +131,12 @@ def check_out_of_turn(state, move):
     due = state["mommen"]["pending"][0] if state["phase"] == "mommen" else state["turn"]
     if move["player"] != due:
         yield {"player": move["player"], "due": due}
+
+
+def check_swap_once_per_scoring_round(state, move):
+    """swap.1, read as the scoring round (ruleset scoring-round): one swap per player per round."""
+    if _playing(state, move, "swap") and state.get("ruleset") == "scoring-round" and state["turn"] in state.get("swapped", []):
+        yield {"player": state["turn"]}
 
 
 def _mover(state):
@@ -214,6 +224,7 @@ RULES = load_rules(GAME, {  # the prose of each rule: rules/moemmen.yaml
     "moemmen/mommen.answer-first": check_answer_first,
     "moemmen/mommen.none-called": check_no_mommen,
     "moemmen/turn.out-of-turn": check_out_of_turn,
+    "moemmen/swap.once-per-scoring-round": check_swap_once_per_scoring_round,
     "moemmen/card.in-hand": check_in_hand,
     "moemmen/card.on-table": check_on_table,
     "moemmen/benny.card": check_benny_card,
@@ -280,9 +291,10 @@ DEFAULT_DECK_LABEL = "Referee's default deck: the Mömmen summary gives no card 
 class Moemmen(BaseEngine):
     game = GAME
     rules = RULES
-    rulesets = ()
+    rulesets = RULESETS
     players = (MIN_PLAYERS, MAX_PLAYERS)
     setup_options = {
+        "ruleset": "round-of-turns (the default) or scoring-round: what \"once per round\" limits the swap to.",
         "first_player": "The player index who starts (0 when absent).",
         "cards": "The table's own card list (the summary gives none); Referee's default deck otherwise.",
     }
@@ -291,6 +303,9 @@ class Moemmen(BaseEngine):
         options = options or {}
         require_players(players, MIN_PLAYERS, MAX_PLAYERS)
         first = starting_player(options, "first_player", players)
+        ruleset = options.get("ruleset", RULESETS[0])
+        if ruleset not in RULESETS:
+            raise InvalidState("options.ruleset", f"one of {', '.join(RULESETS)}")
         cards = options.get("cards") or default_cards()
         if len(cards) < players * HAND + TABLE:
             raise InvalidState("options.cards", f"at least {players * HAND + TABLE} cards for {players} players")
@@ -299,6 +314,7 @@ class Moemmen(BaseEngine):
             "cards": cards, "deck": [], "discard": [], "table": [],
             "players": [{"hand": [], "score": 0} for _ in range(players)],
             "passes": 0, "mommen": None, "draws": 0, "history": [], "winners": [],
+            "ruleset": ruleset, "swapped": [],
         }
         if not options.get("cards"):
             state["deck_label"] = DEFAULT_DECK_LABEL
@@ -321,6 +337,11 @@ class Moemmen(BaseEngine):
             raise InvalidState("players", f"{MIN_PLAYERS} to {MAX_PLAYERS} players, not {n}")
         if state["phase"] not in PHASES:
             raise InvalidState("phase", f"one of {', '.join(PHASES)}")
+        if state.get("ruleset", RULESETS[0]) not in RULESETS:
+            raise InvalidState("ruleset", f"one of {', '.join(RULESETS)}")
+        for j, p in enumerate(state.get("swapped", [])):
+            if not is_player(p, n):
+                raise InvalidState(f"swapped[{j}]", f"a player index from 0 to {n - 1}")
         for field in ("turn", "starter"):
             if not is_player(state[field], n):
                 raise InvalidState(field, f"a player index from 0 to {n - 1}")
@@ -399,6 +420,7 @@ class Moemmen(BaseEngine):
                 hand[hand.index(move["give"])] = move["take"]
                 state["table"][state["table"].index(move["take"])] = move["give"]
                 state["turn"] = (p + 1) % n  # swap.1: "This ends his turn."
+                state["swapped"] = sorted(set(state.get("swapped", [])) | {p})
             elif kind == "benny":  # benny.1: discard, refill, a new table, and play again
                 hand.remove(move["card"])
                 state["discard"].append(move["card"])
@@ -464,6 +486,7 @@ class Moemmen(BaseEngine):
         state["starter"] = (state["starter"] + 1) % len(state["players"])
         state["turn"] = state["starter"]
         state["phase"], state["mommen"], state["passes"] = "play", None, 0
+        state["swapped"] = []
         self._deal(state)
 
     # -- legal moves and the result ---------------------------------------------------------------
@@ -556,6 +579,10 @@ class MoemmenState(Schema):
     history = fields.List(fields.Dict(), required=True, metadata={"description": "Each round's scores."})
     winners = fields.List(fields.Integer(strict=True), required=True)
     deck_label = fields.String(metadata={"description": "Present when the cards are Referee's default deck."})
+    ruleset = fields.String(metadata={"description": "round-of-turns (the default when absent) or scoring-round: "
+                                                     "what \"once per round\" limits the swap to."})
+    swapped = fields.List(fields.Integer(strict=True), validate=validate.Length(max=10),
+                          metadata={"description": "Players who swapped with the table this scoring round."})
 
 
 class MoemmenMove(Schema):

@@ -253,3 +253,42 @@ def test_an_interpretation_says_so_in_the_verdict():
     state = arrange(hand=["tim-1", "blue+1"], table=["red-1", "red+3"])
     verdict = adjudicate(ENGINE, state, {"kind": "tim", "card": "tim-1", "give": "blue+1", "take": "red+3"}, "de")
     assert verdict["violations"][0]["interpretation"].startswith("Die Zusammenfassung")
+
+
+def test_the_swap_reading_is_a_ruleset_and_a_refusal_under_it_names_both_readings():
+    default = ENGINE.setup(3, 1, {})
+    scoring = ENGINE.setup(3, 1, {"ruleset": "scoring-round"})
+    assert default["ruleset"] == "round-of-turns" and scoring["ruleset"] == "scoring-round"
+    swap = next(m for m in ENGINE.legal_moves(scoring) if m["kind"] == "swap")
+    after = adjudicate(ENGINE, scoring, swap)["state"]
+    after["turn"] = 0  # back to the same player, still in the same scoring round
+    second = next(m for m in ENGINE.legal_moves(default | {"swapped": [0]}) if m["kind"] == "swap")
+    again = {"kind": "swap", "give": after["players"][0]["hand"][0], "take": after["table"][0]}
+    verdict = adjudicate(ENGINE, after, again, "de")
+    assert [v["code"] for v in verdict["violations"]] == ["moemmen/swap.once-per-scoring-round"]
+    assert "round-of-turns" in verdict["violations"][0]["interpretation"]
+    assert "scoring-round" in verdict["violations"][0]["interpretation"]
+    # the default reading: a swap ends the turn, and the next one around the table is allowed
+    assert ENGINE.check(default | {"swapped": [0]}, second) == []
+
+
+def test_an_unknown_ruleset_or_a_stranger_among_the_swappers_is_impossible():
+    state = ENGINE.setup(2, 3, {"ruleset": "scoring-round"})
+    for broken, field in ((state | {"swapped": [5]}, "swapped[0]"), (state | {"ruleset": "weekly"}, "ruleset")):
+        with pytest.raises(InvalidState) as refused:
+            ENGINE.validate(broken)
+        assert refused.value.field == field
+    with pytest.raises(InvalidState) as refused:
+        ENGINE.setup(2, 3, {"ruleset": "weekly"})
+    assert refused.value.field == "options.ruleset"
+
+
+def test_scoring_a_round_clears_who_swapped():
+    state = ENGINE.setup(2, 3, {"ruleset": "scoring-round"}) | {"swapped": [0, 1]}
+    colour = next(c["colour"] for c in state["cards"].values() if c["kind"] == "plus")
+    six = [cid for cid, c in state["cards"].items() if c["kind"] == "plus" and c["colour"] == colour][:6]
+    rest = [cid for cid in state["cards"] if cid not in six]
+    state["players"][0]["hand"], state["players"][1]["hand"] = six, rest[:6]
+    state["table"], state["deck"], state["discard"] = rest[6:11], rest[11:], []
+    ENGINE._end_of_round(state)
+    assert state["round"] == 2 and state["swapped"] == []
