@@ -57,6 +57,14 @@ def starting_player(options: dict, key: str, players: int) -> int:
     return value
 
 
+NOTHING = {"en": "nothing", "fr": "rien", "de": "nichts", "zh": "沒有"}
+
+
+def nothing(lang: str) -> str:
+    """A message value for no card, no shout, no one: in the asker's words, not a dash."""
+    return NOTHING.get(lang, NOTHING["en"])
+
+
 @dataclass(frozen=True)
 class Citation:
     """The rulebook's exact words: a passage id and a quote inside that passage."""

@@ -20,11 +20,12 @@ from itertools import combinations_with_replacement
 from marshmallow import Schema, fields, validate
 
 from service.engines.base import (
-    load_rules,
     BaseEngine,
     InvalidMove,
     InvalidState,
     is_player,
+    load_rules,
+    nothing,
     require_players,
     starting_player,
 )
@@ -314,7 +315,7 @@ def check_minimale_fewest(state, move):
             if move["ingredient"] not in allowed:
                 yield {
                     "ingredient": ingredient(move["ingredient"]),
-                    "allowed": ingredient_list({k: 1 for k in sorted(allowed)}) if allowed else (lambda lang: "—"),
+                    "allowed": ingredient_list({k: 1 for k in sorted(allowed)}) if allowed else nothing,
                     "ruleset": state["ruleset"],
                 }
 

@@ -27,13 +27,14 @@ from itertools import combinations
 from marshmallow import Schema, fields, validate
 
 from service.engines.base import (
-    load_mistakes,
-    load_rules,
     BaseEngine,
     Citation,
     InvalidMove,
     InvalidState,
     is_player,
+    load_mistakes,
+    load_rules,
+    nothing,
     require_players,
     starting_player,
 )
@@ -109,12 +110,12 @@ def judge(expected: list[dict], steps: list[dict] | None) -> tuple[str, dict] | 
         if due["shout"] is None and done.get("shout"):
             return "repeated-shout", {"position": position, "due": due["gesture"], "done": done.get("shout")}
         if due["shout"] is not None and not same_word(done.get("shout"), due["shout"]):
-            return "wrong-shout", {"position": position, "due": due["shout"], "done": done.get("shout") or "—"}
+            return "wrong-shout", {"position": position, "due": due["shout"], "done": done.get("shout") or nothing}
     if len(steps) < len(expected):
         return "missing", {"position": len(steps) + 1}
     if len(steps) > len(expected):
         extra = steps[len(expected)]
-        return "wrong-gesture", {"position": len(expected) + 1, "due": "—", "done": extra.get("gesture")}
+        return "wrong-gesture", {"position": len(expected) + 1, "due": nothing, "done": extra.get("gesture")}
     return None
 
 
@@ -175,7 +176,7 @@ def check_surplus(state, move):
     left_over = total % len(errs) if errs else 0
     given = move["surplus"]
     if len(given) != left_over or len(set(given)) != len(given) or any(p not in errs for p in given):
-        yield {"count": left_over, "erring": ", ".join(map(str, errs)) or "—", "given": ", ".join(map(str, given)) or "—"}
+        yield {"count": left_over, "erring": ", ".join(map(str, errs)) or nothing, "given": ", ".join(map(str, given)) or nothing}
 
 
 def check_one_empty_handed(state, move):
@@ -189,7 +190,7 @@ def check_gifts(state, move):
     pink, gifts = move["pink"], move["gifts"]
     due = min(GIFTS, len(state["players"]) - 1, _pile_after_hunt(state, move, pink))
     if len(gifts) != due or len(set(gifts)) != len(gifts) or pink in gifts:
-        yield {"due": due, "given": ", ".join(map(str, gifts)) or "—"}
+        yield {"due": due, "given": ", ".join(map(str, gifts)) or nothing}
 
 
 def _pile_after_hunt(state, move, player) -> int:
@@ -393,7 +394,7 @@ class MammutMambo(BaseEngine):
             mistakes.append({
                 "player": player,
                 "code": f"{GAME}/dance.{kind}",
-                "message": template.format(player=player, **values),
+                "message": template.format(player=player, **{k: v(lang) if callable(v) else v for k, v in values.items()}),
                 "citations": [citation.as_dict(), PENALTY.as_dict()],
             })
         return {"choreography": [{k: v for k, v in step.items()} for step in choreography(state)],

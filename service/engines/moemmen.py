@@ -32,12 +32,13 @@ from collections import Counter
 from marshmallow import Schema, fields, validate
 
 from service.engines.base import (
-    load_rules,
     BaseEngine,
     Citation,
     InvalidMove,
     InvalidState,
     is_player,
+    load_rules,
+    nothing,
     require_players,
     starting_player,
 )
@@ -193,7 +194,7 @@ def check_tim_exchange(state, move):
     if give is None and take is None:
         return
     if give is None or take is None or give == move["card"] or give not in hand_after_tim(state, move["card"]):
-        yield {"give": give or "—", "take": take or "—"}
+        yield {"give": give or nothing, "take": take or nothing}
         return
     given, taken = card(state, give), card(state, take)
     if given["kind"] == "minus":
