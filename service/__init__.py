@@ -80,11 +80,13 @@ def create_app(config: dict | None = None):
         api.register_blueprint(module.blp)
     app.register_blueprint(adjudicate.no_adjudicator)
     app.register_blueprint(docs.blp)
+    from service.api import document_move_kinds
     from service.schemas import GAME_SCHEMAS
 
     for state_schema, move_schema in GAME_SCHEMAS.values():
         api.spec.components.schema(state_schema.__name__, schema=state_schema)
         api.spec.components.schema(move_schema.__name__, schema=move_schema)
+        document_move_kinds(api.spec, move_schema)
     app.extensions["referee.api"] = api
     app.wsgi_app = DeclaredLength(app.wsgi_app, limit=app.config["MAX_CONTENT_LENGTH"])
     return app

@@ -94,6 +94,28 @@ class Api(flask_smorest.Api):
         self.spec.components.response("DEFAULT_ERROR", response, lazy=True)
 
 
+def document_move_kinds(spec, move_schema) -> None:
+    """A game's move, documented as one schema per kind (oneOf, discriminated by ``kind``), each
+    requiring the fields that kind cannot do without: what the move schema checks, and what a
+    generated client needs to tell a swap from a pass."""
+    name = move_schema.__name__
+    flat = spec.components.schemas[name]
+    variants = {}
+    for kind, needed in move_schema.KINDS.items():
+        variant = f"{name.removesuffix('Move')}{''.join(w.title() for w in kind.split('-'))}Move"
+        properties = {**flat["properties"], "kind": {"type": "string", "enum": [kind]}}
+        for field in needed:  # a field the kind needs cannot be null either
+            properties[field] = {k: v for k, v in properties[field].items() if k != "nullable"}
+        spec.components.schema(variant, component={
+            **flat, "description": f"A {kind} move.", "properties": properties, "required": ["kind", *needed],
+        })
+        variants[kind] = f"#/components/schemas/{variant}"
+    description = (move_schema.__doc__ or "").strip()
+    flat.clear()
+    flat.update({"description": description, "oneOf": [{"$ref": ref} for ref in variants.values()],
+                 "discriminator": {"propertyName": "kind", "mapping": variants}})
+
+
 def best_language(accept_language: str | None) -> str | None:
     """An Accept-Language header as one of Referee's languages: a hint for unclear questions."""
     return parse_accept_header(accept_language or "", LanguageAccept).best_match(LANGS)

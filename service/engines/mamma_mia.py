@@ -29,7 +29,7 @@ from service.engines.base import (
     require_players,
     starting_player,
 )
-from service.engines.registry import Game, register
+from service.engines.registry import Game, MoveShape, register
 
 GAME = "mamma-mia"
 
@@ -58,6 +58,7 @@ DEFAULT_RULESET = "fr"
 PHASES = ("play", "oven", "over")
 PILES = ("kitchen", "server_pile")
 MOVE_KINDS = ("turn", "pass", "serve", "fail")
+MOVE_FIELDS = {"turn": (), "pass": (), "serve": ("order",), "fail": ("order",)}  # fields a kind cannot do without
 
 INGREDIENT_NAMES = {
     "en": {"salami": "salami", "pineapple": "pineapple", "mushroom": "mushrooms", "pepper": "peppers", "olive": "olives"},
@@ -1005,8 +1006,10 @@ class MammaMiaState(Schema):
     deck = fields.String(metadata={"description": "Present when the order deck is Referee's default, not the publisher's."})
 
 
-class MammaMiaMove(Schema):
+class MammaMiaMove(MoveShape):
     """A turn, a pass, or an owner's decision on a revealed order."""
+
+    KINDS = MOVE_FIELDS
 
     kind = fields.String(required=True, metadata={"description": "turn, pass, serve or fail."})
     player = fields.Integer(strict=True, allow_none=True, metadata={"description": "Who makes the move (checked when given)."})

@@ -38,7 +38,7 @@ from service.engines.base import (
     require_players,
     starting_player,
 )
-from service.engines.registry import Game, register
+from service.engines.registry import Game, MoveShape, register
 
 GAME = "mammut-mambo"
 
@@ -53,6 +53,7 @@ NAMED_GESTURES = ("Bunga", "Umba", "Roarrr", "Toc Toc Toc")
 BACKGROUNDS = ("outdoors", "cave")
 PHASES = ("turn", "dance", "hunt", "over")
 MOVE_KINDS = ("turn", "dance", "hunt")
+MOVE_FIELDS = {"turn": (), "dance": (), "hunt": ("pink", "empty_handed")}  # fields a kind cannot do without
 
 
 def cite(anchor: str, quote: str) -> Citation:
@@ -590,8 +591,10 @@ class MammutMamboStep(Schema):
     shout = fields.String(allow_none=True, metadata={"description": "The word called out; null for none."})
 
 
-class MammutMamboMove(Schema):
+class MammutMamboMove(MoveShape):
     """A card turned, a dance performed, or a hunt."""
+
+    KINDS = MOVE_FIELDS
 
     kind = fields.String(required=True, metadata={"description": "turn, dance or hunt."})
     player = fields.Integer(strict=True, allow_none=True)

@@ -42,7 +42,7 @@ from service.engines.base import (
     require_players,
     starting_player,
 )
-from service.engines.registry import Game, register
+from service.engines.registry import Game, MoveShape, register
 
 GAME = "moemmen"
 HAND = 6  # benny.1: "replenish to 6 cards in hand"
@@ -57,6 +57,8 @@ KINDS = ("plus", "minus", "tim", "benny")
 PHASES = ("play", "mommen", "over")
 RULESETS = ("round-of-turns", "scoring-round")  # swap.1 "once per round": the default first
 MOVE_KINDS = ("swap", "benny", "tim", "respond", "exchange-table", "pass")
+MOVE_FIELDS = {"swap": ("give", "take"), "benny": ("card",), "tim": ("card",), "respond": ("give", "take"),
+               "exchange-table": (), "pass": ()}  # fields a kind cannot do without
 COLOURS = ("red", "yellow", "green", "blue")  # the default deck's; the summary names none
 
 
@@ -586,8 +588,10 @@ class MoemmenState(Schema):
                           metadata={"description": "Players who swapped with the table this scoring round."})
 
 
-class MoemmenMove(Schema):
+class MoemmenMove(MoveShape):
     """One option of a turn, or an answer to Mömmen."""
+
+    KINDS = MOVE_FIELDS
 
     kind = fields.String(required=True, metadata={"description": "swap, benny, tim, respond, exchange-table or pass."})
     player = fields.Integer(strict=True, allow_none=True)

@@ -7,7 +7,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from marshmallow import Schema, ValidationError, validates_schema
+
 from service.engines.base import Engine
+
+
+class MoveShape(Schema):
+    """A move's shape. ``KINDS`` maps each move kind to the fields it cannot do without: a move
+    of a known kind missing one is malformed (400, naming the field); a move of an unknown kind
+    passes here, for the engine to refuse as impossible (422)."""
+
+    KINDS: dict[str, tuple[str, ...]] = {}
+
+    @validates_schema
+    def _has_its_kinds_fields(self, data, **kwargs):
+        missing = [f for f in self.KINDS.get(data.get("kind"), ()) if data.get(f) is None]
+        if missing:
+            raise ValidationError({f: [f"Missing data for required field: a {data['kind']} move needs it."] for f in missing})
 
 
 @dataclass(frozen=True)

@@ -163,3 +163,22 @@ def test_a_mammut_mambo_dance_is_judged_over_http(client):
         assert verdict["state"]["turn"] == 1
     else:
         assert state["phase"] == "hunt"
+
+
+@pytest.mark.parametrize("game, kind, field", [(game.id, kind, field) for game in GAMES.values()
+                                               for kind, needed in game.move_schema.KINDS.items() for field in needed])
+def test_a_move_missing_a_field_its_kind_needs_is_a_400_naming_it(client, game, kind, field):
+    example = next((m for _, _, _, m in GAMES[game].engine.examples() if m["kind"] == kind), {"kind": kind})
+    state = post(client, f"/v1/games/{game}/setup", {"players": 3, "seed": 1})["state"]
+    move = {k: v for k, v in example.items() if k != field}
+    body = post(client, f"/v1/games/{game}/adjudicate", {"state": state, "move": move}, status=400)
+    assert list(body["errors"]) == [f"move.{field}"]
+
+
+def test_each_move_kind_is_documented_with_the_fields_it_needs(app):
+    from service.openapi import spec_dict
+
+    schemas = spec_dict(app)["components"]["schemas"]
+    swap = schemas["MoemmenSwapMove"]
+    assert swap["properties"]["kind"]["enum"] == ["swap"] and swap["required"] == ["kind", "give", "take"]
+    assert schemas["MoemmenMove"]["discriminator"]["mapping"]["swap"] == "#/components/schemas/MoemmenSwapMove"
