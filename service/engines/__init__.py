@@ -1,13 +1,20 @@
 """The adjudicator: one engine per game, all with the interface of service.engines.base.Engine.
 
-Each game's module registers it (service.engines.registry): importing the module is all it takes.
+Every module of this package but base and registry is a game, and registers itself when imported
+(service.engines.registry): adding a game's module is all it takes.
 """
 
 from __future__ import annotations
 
-from service.engines import mamma_mia, mammut_mambo, moemmen  # noqa: F401  (each registers its game)
+import importlib
+import pkgutil
+
 from service.engines.base import Engine, InvalidMove, InvalidState, adjudicate, replay
 from service.engines.registry import GAMES, Game
+
+for _module in sorted(m.name for m in pkgutil.iter_modules(__path__)):
+    if _module not in ("base", "registry"):
+        importlib.import_module(f"{__name__}.{_module}")
 
 ENGINES: dict[str, Engine] = {game.id: game.engine for game in GAMES.values()}
 

@@ -199,6 +199,12 @@ class Engine(Protocol):
     def result(self, state: dict) -> dict | None:
         """Final standings and winners once the game is over, else None."""
 
+    def examples(self) -> list[tuple[str, str, dict, dict]]:
+        """A worked example per move kind: (name, summary, state, move), on seeded states."""
+
+    # Optional: outcome(state, move, lang) -> dict | None, what a legal move led to where the game
+    # judges more than the move (Mammut Mambo's dancers' mistakes); adjudicate adds it when present.
+
 
 class BaseEngine:
     """What every engine shares (python-chess's Board, whose variants override hooks): checking a
