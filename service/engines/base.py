@@ -222,6 +222,26 @@ class BaseEngine:
     players: tuple[int, int]
     setup_options: dict[str, str] = {}
 
+    players_note: str = ""  # why the player counts are what they are, where the rulebook does not say
+
+    def setup_options_read(self, players: int, options: dict | None) -> tuple[dict, str | None]:
+        """Setup's common checks: the player count, and the ruleset option where the game has
+        readings to choose from. Returns the options and the ruleset (the default when absent)."""
+        options = options or {}
+        require_players(players, *self.players, self.players_note)
+        ruleset = options.get("ruleset", self.rulesets[0]) if self.rulesets else None
+        if self.rulesets and ruleset not in self.rulesets:
+            raise InvalidState("options.ruleset", f"one of {', '.join(self.rulesets)}")
+        return options, ruleset
+
+    def validate_players(self, state: dict) -> int:
+        """The number of players of a state, or InvalidState when the game cannot have that many."""
+        n = len(state["players"])
+        low, high = self.players
+        if not low <= n <= high:
+            raise InvalidState("players", f"{low} to {high} players, not {n}")
+        return n
+
     def prepared(self, state: dict) -> dict:
         return state
 

@@ -26,7 +26,6 @@ from service.engines.base import (
     is_player,
     load_rules,
     nothing,
-    require_players,
     starting_player,
 )
 from service.engines.registry import Game, MoveShape, register
@@ -54,7 +53,6 @@ SPECIAL_KINDS = ("bombastica", "minimale", "monotoni")
 # The texts name one colour (Alberto's green order, zh.turn.4); the other four are Referee's labels.
 COLOURS = ("green", "red", "blue", "yellow", "purple")
 RULESETS = ("fr", "zh")
-DEFAULT_RULESET = "fr"
 PHASES = ("play", "oven", "over")
 PILES = ("kitchen", "server_pile")
 MOVE_KINDS = ("turn", "pass", "serve", "fail")
@@ -515,11 +513,7 @@ class MammaMia(BaseEngine):
 
     def setup(self, players: int, seed: int, options: dict | None = None) -> dict:
         """A new game: ingredients removed by player count, 6 dealt, the first order drawn."""
-        options = options or {}
-        require_players(players, MIN_PLAYERS, MAX_PLAYERS)
-        ruleset = options.get("ruleset", DEFAULT_RULESET)
-        if ruleset not in RULESETS:
-            raise InvalidState("options.ruleset", f"one of {', '.join(RULESETS)}")
+        options, ruleset = self.setup_options_read(players, options)
         colours = list(options.get("colours") or COLOURS[:players])
         if len(colours) != players:
             raise InvalidState("options.colours", f"one colour per player ({players})")
@@ -603,9 +597,7 @@ class MammaMia(BaseEngine):
             raise InvalidState("game", f"this is a {GAME} state, not {state.get('game')!r}")
         state = self.complete(state)
         players = state["players"]
-        n = len(players)
-        if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-            raise InvalidState("players", f"{MIN_PLAYERS} to {MAX_PLAYERS} players, not {n}")
+        n = self.validate_players(state)
         if state["ruleset"] not in RULESETS:
             raise InvalidState("ruleset", f"one of {', '.join(RULESETS)}")
         if state["phase"] not in PHASES:

@@ -35,7 +35,6 @@ from service.engines.base import (
     load_mistakes,
     load_rules,
     nothing,
-    require_players,
     starting_player,
 )
 from service.engines.registry import Game, MoveShape, register
@@ -282,8 +281,8 @@ DEFAULT_DECK_LABEL = ("Referee's default deck: the rulebook names four gestures 
 class MammutMambo(BaseEngine):
     game = GAME
     rules = RULES
-    rulesets = ()
     players = (MIN_PLAYERS, MAX_PLAYERS)
+    players_note = "5 mammoths, one fewer than players"
     setup_options = {
         "tribal_leader": "The player index who gets the tribal leader stand (0 when absent).",
         "gestures": "The names of the seven gestures (the rulebook names four); Referee's defaults otherwise.",
@@ -292,8 +291,7 @@ class MammutMambo(BaseEngine):
 
     def setup(self, players: int, seed: int, options: dict | None = None) -> dict:
         """setup.1-4: the cards dealt evenly, one mammoth fewer than players, a tribal leader."""
-        options = options or {}
-        require_players(players, MIN_PLAYERS, MAX_PLAYERS, "5 mammoths, one fewer than players")
+        options, _ = self.setup_options_read(players, options)
         leader = starting_player(options, "tribal_leader", players)
         gestures = list(options.get("gestures") or DEFAULT_GESTURES)
         cards = options.get("cards") or default_cards(gestures)
@@ -323,9 +321,7 @@ class MammutMambo(BaseEngine):
     def validate(self, state: dict) -> None:
         if state.get("game", GAME) != GAME:
             raise InvalidState("game", f"this is a {GAME} state, not {state.get('game')!r}")
-        n = len(state["players"])
-        if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-            raise InvalidState("players", f"{MIN_PLAYERS} to {MAX_PLAYERS} players, not {n}")
+        n = self.validate_players(state)
         if state["phase"] not in PHASES:
             raise InvalidState("phase", f"one of {', '.join(PHASES)}")
         for field in ("turn", "tribal_leader"):

@@ -39,7 +39,6 @@ from service.engines.base import (
     is_player,
     load_rules,
     nothing,
-    require_players,
     starting_player,
 )
 from service.engines.registry import Game, MoveShape, register
@@ -303,12 +302,8 @@ class Moemmen(BaseEngine):
     }
 
     def setup(self, players: int, seed: int, options: dict | None = None) -> dict:
-        options = options or {}
-        require_players(players, MIN_PLAYERS, MAX_PLAYERS)
+        options, ruleset = self.setup_options_read(players, options)
         first = starting_player(options, "first_player", players)
-        ruleset = options.get("ruleset", RULESETS[0])
-        if ruleset not in RULESETS:
-            raise InvalidState("options.ruleset", f"one of {', '.join(RULESETS)}")
         cards = options.get("cards") or default_cards()
         if len(cards) < players * HAND + TABLE:
             raise InvalidState("options.cards", f"at least {players * HAND + TABLE} cards for {players} players")
@@ -335,9 +330,7 @@ class Moemmen(BaseEngine):
     def validate(self, state: dict) -> None:
         if state.get("game", GAME) != GAME:
             raise InvalidState("game", f"this is a {GAME} state, not {state.get('game')!r}")
-        n = len(state["players"])
-        if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-            raise InvalidState("players", f"{MIN_PLAYERS} to {MAX_PLAYERS} players, not {n}")
+        n = self.validate_players(state)
         if state["phase"] not in PHASES:
             raise InvalidState("phase", f"one of {', '.join(PHASES)}")
         if state.get("ruleset", RULESETS[0]) not in RULESETS:
