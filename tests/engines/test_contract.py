@@ -20,6 +20,28 @@ def by_id(game):
     return game.id
 
 
+def game_tests(game):
+    """The game's own test module (tests/engines/test_<module>.py): its situations."""
+    return importlib.import_module(f"tests.engines.test_{type(game.engine).__module__.rsplit('.', 1)[1]}")
+
+
+def _impossible():
+    for game in REGISTERED:
+        module = game_tests(game)
+        for number, (break_it, field) in enumerate(module.IMPOSSIBLE):
+            yield pytest.param(game, module.IMPOSSIBLE_SETUP, break_it, field, id=f"{game.id}-{number}-{field}")
+
+
+@pytest.mark.parametrize("game, setup, break_it, field", list(_impossible()))
+def test_an_impossible_state_is_refused_naming_the_field(game, setup, break_it, field):
+    players, seed = setup
+    state = game.engine.setup(players, seed, {})
+    break_it(state)
+    with pytest.raises(InvalidState) as refused:
+        game.engine.validate(state)
+    assert refused.value.field.startswith(field)
+
+
 def test_engines_do_not_import_flask_and_the_indexer_does_not_import_the_service():
     for code in ("import sys, service.engines; assert not {'flask', 'werkzeug', 'flask_smorest'} & set(sys.modules)",
                  "import sys, indexer.build, indexer.eval; assert not [m for m in sys.modules if m.startswith('service')]"):
@@ -28,8 +50,7 @@ def test_engines_do_not_import_flask_and_the_indexer_does_not_import_the_service
 
 @pytest.mark.parametrize("game", REGISTERED, ids=by_id)
 def test_every_rule_is_cited_and_tested(game):
-    module = importlib.import_module(f"tests.engines.test_{type(game.engine).__module__.rsplit('.', 1)[1]}")
-    assert_rules_cited_and_tested(game.engine.rules, game.id, module)
+    assert_rules_cited_and_tested(game.engine.rules, game.id, game_tests(game))
 
 
 @pytest.mark.parametrize("game", REGISTERED, ids=by_id)
