@@ -55,10 +55,6 @@ MOVE_KINDS = ("turn", "dance", "hunt")
 MOVE_FIELDS = {"turn": (), "dance": (), "hunt": ("pink", "empty_handed")}  # fields a kind cannot do without
 
 
-def cite(anchor: str, quote: str) -> Citation:
-    return Citation(f"{GAME}.en.{anchor}", quote)
-
-
 def same_word(a: str | None, b: str | None) -> bool:
     """Shouts compare without case, spaces or punctuation ("Toc Toc Toc" = "toc-toc-toc")."""
     squeeze = lambda s: re.sub(r"\W+", "", s.lower())  # noqa: E731
@@ -138,7 +134,7 @@ def played_cards(state: dict) -> list[str]:
 
 # ---- the rules ----------------------------------------------------------------------------------
 
-PENALTY = cite("mambo-dud.2", "As a penalty, they take all the played cards and place them face down under their pile.")
+PENALTY = Citation(f"{GAME}.en.mambo-dud.2", "As a penalty, they take all the played cards and place them face down under their pile.")
 
 # The dancers' mistakes: not rules a move can break, but what the verdict on a dance reports.
 MISTAKE_MESSAGES = load_mistakes(GAME)  # a dancer's mistakes, named after the dance: rules/mammut-mambo.yaml

@@ -61,10 +61,6 @@ MOVE_FIELDS = {"swap": ("give", "take"), "benny": ("card",), "tim": ("card",), "
 COLOURS = ("red", "yellow", "green", "blue")  # the default deck's; the summary names none
 
 
-def cite(anchor: str, quote: str) -> Citation:
-    return Citation(f"{GAME}.en.{anchor}", quote)
-
-
 def _interpretation(en, fr, de, zh):
     return {"en": en, "fr": fr, "de": de, "zh": zh}
 
@@ -105,7 +101,6 @@ def score(state, player: int) -> tuple[int, str | None]:
 
 # ---- the rules ------------------------------------------------------------------------------
 
-SPECIAL = cite("tim.2", "SPECIAL CASE: If he puts a minus card on the table, he can take in exchange any table card he likes. He is not required to exchange it for a plus card of the same color!")
 
 
 def _playing(state, move, *kinds):
