@@ -33,7 +33,6 @@ from marshmallow import Schema, fields, validate
 
 from service.engines.base import (
     BaseEngine,
-    Citation,
     InvalidMove,
     InvalidState,
     is_player,
