@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 import yaml
@@ -242,10 +243,24 @@ def _check_disagreements(corpus: Corpus) -> None:
                 )
 
 
+@lru_cache(maxsize=None)
+def _games(root: Path) -> tuple[dict, ...]:
+    return tuple(yaml.safe_load((root / "games.yaml").read_text(encoding="utf-8"))["games"])
+
+
+def _root(root: Path | str | None) -> Path:
+    return Path(root) if root else Path(__file__).resolve().parent.parent / "corpus"
+
+
 def game_ids(root: Path | str | None = None) -> tuple[str, ...]:
     """The ids of the games in games.yaml (the repository's corpus unless ``root`` is given)."""
-    root = Path(root) if root else Path(__file__).resolve().parent.parent / "corpus"
-    return tuple(g["id"] for g in yaml.safe_load((root / "games.yaml").read_text(encoding="utf-8"))["games"])
+    return tuple(g["id"] for g in _games(_root(root)))
+
+
+def player_counts(game: str, root: Path | str | None = None) -> tuple[int, int]:
+    """(fewest, most) players of a game, as games.yaml states them once for everyone."""
+    players = next(g for g in _games(_root(root)) if g["id"] == game)["players"]
+    return players["min"], players["max"]
 
 
 def fingerprint(*roots: Path | str) -> str:

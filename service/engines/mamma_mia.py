@@ -19,6 +19,7 @@ from itertools import combinations_with_replacement
 
 from marshmallow import Schema, fields, validate
 
+from indexer.corpus import player_counts
 from service.engines.base import (
     BaseEngine,
     InvalidMove,
@@ -45,7 +46,6 @@ SERVICES = 3  # fr.oven.2: "La partie s’arrête après le troisième service"
 BOMBASTICA_MINIMUM = 15  # fr.special-pizzas.2: "au moins 15 ingrédients"
 MINIMALE_OTHER = 3  # fr.special-pizzas.3: "plus 3 exemplaires d’un autre ingrédient"
 MONOTONI_OTHER = 6  # fr.special-pizzas.4: "plus 6 exemplaires d’un même autre ingrédient"
-MIN_PLAYERS, MAX_PLAYERS = 2, 5  # fr.faq-two-players.1: "2 à 5 joueurs"
 
 MAMMA_MIA = "mamma-mia"  # the Mamma Mia! card, as it lies in the kitchen
 ORDER_KINDS = ("classic", "bombastica", "minimale", "monotoni")
@@ -501,7 +501,7 @@ class MammaMia(BaseEngine):
     game = GAME
     rules = RULES
     rulesets = RULESETS  # where the French and Chinese texts disagree, the table picks one ("fr" default)
-    players = (MIN_PLAYERS, MAX_PLAYERS)
+    players = player_counts(GAME)  # corpus/games.yaml, with the reasoning where the rulebook is silent
     setup_options = {
         "ruleset": "fr (the default) or zh: which text decides where the two rulebooks disagree.",
         "first_player": "The player index who starts (0 when absent).",

@@ -26,6 +26,7 @@ from itertools import combinations
 
 from marshmallow import Schema, fields, validate
 
+from indexer.corpus import player_counts
 from service.engines.base import (
     BaseEngine,
     Citation,
@@ -47,7 +48,6 @@ MAMMOTHS = 5  # components.1: "5 wooden mammoths (4 brown, 1 pink)"
 GESTURES = 7  # gameplay.1: "seven different gestures"
 LAST_HUNT = 7  # game-end.1: "After the 7th mammoth hunt"
 GIFTS = 2  # step-4.1: "distribute 1 card each from their pile to two players"
-MIN_PLAYERS, MAX_PLAYERS = 2, MAMMOTHS + 1  # not stated: one mammoth fewer than players, 5 mammoths
 NAMED_GESTURES = ("Bunga", "Umba", "Roarrr", "Toc Toc Toc")
 BACKGROUNDS = ("outdoors", "cave")
 PHASES = ("turn", "dance", "hunt", "over")
@@ -277,7 +277,7 @@ DEFAULT_DECK_LABEL = ("Referee's default deck: the rulebook names four gestures 
 class MammutMambo(BaseEngine):
     game = GAME
     rules = RULES
-    players = (MIN_PLAYERS, MAX_PLAYERS)
+    players = player_counts(GAME)  # corpus/games.yaml, with the reasoning where the rulebook is silent
     players_note = "5 mammoths, one fewer than players"
     setup_options = {
         "tribal_leader": "The player index who gets the tribal leader stand (0 when absent).",

@@ -31,6 +31,7 @@ from collections import Counter
 
 from marshmallow import Schema, fields, validate
 
+from indexer.corpus import player_counts
 from service.engines.base import (
     BaseEngine,
     InvalidMove,
@@ -50,7 +51,6 @@ MINUS_TO_EXCHANGE = 3  # table-exchange.1: "If 3 or more minus cards are on the 
 TIM_BENNY_PENALTY = 3  # scoring.1: "cards each subtract 3 points"
 OTHER_COLOUR_PENALTY = 1  # scoring.1: "Each plus card of other colors subtracts one point."
 TARGET = 100  # game-end.1: "Whoever reaches 100 points first wins the game."
-MIN_PLAYERS, MAX_PLAYERS = 2, 6  # not stated; 6 cards each and 5 on the table from the deck
 KINDS = ("plus", "minus", "tim", "benny")
 PHASES = ("play", "mommen", "over")
 RULESETS = ("round-of-turns", "scoring-round")  # swap.1 "once per round": the default first
@@ -288,7 +288,7 @@ class Moemmen(BaseEngine):
     game = GAME
     rules = RULES
     rulesets = RULESETS
-    players = (MIN_PLAYERS, MAX_PLAYERS)
+    players = player_counts(GAME)  # corpus/games.yaml, with the reasoning where the rulebook is silent
     setup_options = {
         "ruleset": "round-of-turns (the default) or scoring-round: what \"once per round\" limits the swap to.",
         "first_player": "The player index who starts (0 when absent).",
