@@ -11,6 +11,8 @@ Three outcomes are never confused (python-chess's split):
 
 from __future__ import annotations
 
+import copy
+
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Protocol
@@ -243,6 +245,7 @@ class BaseEngine:
         return n
 
     def prepared(self, state: dict) -> dict:
+        """The state with what a client may leave out filled in: the state itself, or a copy."""
         return state
 
     def parse_move(self, state: dict, move: dict) -> dict:
@@ -258,6 +261,20 @@ class BaseEngine:
         """Every rule the move breaks (all of them), in the asker's language."""
         state = self.prepared(state)
         return run_rules(self.rules, state, self.parse_move(state, move), lang)
+
+    def apply(self, state: dict, move: dict) -> dict:
+        """The state after a legal move (the given state is not changed): ``_apply_<kind>`` of the
+        move's kind ("exchange-table" -> ``_apply_exchange_table``) changes a copy, then
+        ``after_move`` does what follows every move (a round that ends, a service that stops)."""
+        prepared = self.prepared(state)
+        state = copy.deepcopy(state) if prepared is state else prepared  # a prepared state is a copy already
+        move = self.parse_move(state, move)
+        getattr(self, f"_apply_{move['kind'].replace('-', '_')}")(state, move)
+        self.after_move(state, move)
+        return state
+
+    def after_move(self, state: dict, move: dict) -> None:
+        """What follows every move of the game; nothing unless the game says."""
 
     def legal_moves(self, state: dict) -> list[dict]:
         """The candidates that break no rule: the same validators as check, so they agree."""

@@ -729,19 +729,10 @@ class MammaMia(BaseEngine):
 
     # -- moves ---------------------------------------------------------------------------------
 
-    def apply(self, state: dict, move: dict) -> dict:
-        state = self.complete(state)
-        move = parse_move(state, move)
-        kind = move["kind"]
-        if kind in ("turn", "pass"):
-            self._play(state, move)
-        elif kind == "serve":
-            self._serve(state, move)
-        else:
-            self._fail(state, move)
-        return state
+    def _apply_pass(self, state, move) -> None:
+        self._apply_turn(state, move)  # a pass is a turn that plays no ingredient (fr.faq-rules)
 
-    def _play(self, state, move) -> None:
+    def _apply_turn(self, state, move) -> None:
         p = state["turn"]
         player = state["players"][p]
         for k, n in move.get("ingredients", {}).items():
@@ -786,7 +777,7 @@ class MammaMia(BaseEngine):
                 return
         self._end_service(state)
 
-    def _serve(self, state, move) -> None:
+    def _apply_serve(self, state, move) -> None:
         card = state["orders"][move["order"]]
         p = owner(state, move["order"])
         player = state["players"][p]
@@ -804,7 +795,7 @@ class MammaMia(BaseEngine):
         player["completed"].append(move["order"])
         self._next_in_oven(state, move["order"])
 
-    def _fail(self, state, move) -> None:
+    def _apply_fail(self, state, move) -> None:
         p = owner(state, move["order"])
         state["players"][p]["server_pile"].append(move["order"])  # face down, under the pile
         self._next_in_oven(state, move["order"])

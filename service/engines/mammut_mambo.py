@@ -18,7 +18,6 @@ state names its gestures, and the default deck calls the other three "gesture 5"
 
 from __future__ import annotations
 
-import copy
 import random
 import re
 from collections import Counter
@@ -393,20 +392,14 @@ class MammutMambo(BaseEngine):
         return {"choreography": [{k: v for k, v in step.items()} for step in choreography(state)],
                 "mistakes": mistakes}
 
-    def apply(self, state: dict, move: dict) -> dict:
-        move = parse_move(state, move)
-        state = copy.deepcopy(state)
-        getattr(self, f"_{move['kind']}")(state, move)
-        return state
-
-    def _turn(self, state, move) -> None:
+    def _apply_turn(self, state, move) -> None:
         p = state["turn"]
         card = state["players"][p]["pile"].pop(0)
         state["players"][p]["played"].append(card)
         state["last"] = {"player": p, "card": card}
         state["phase"] = "hunt" if state["cards"][card]["type"] == "hunt" else "dance"
 
-    def _dance(self, state, move) -> None:
+    def _apply_dance(self, state, move) -> None:
         n = len(state["players"])
         turner = state["last"]["player"]
         errs = sorted(erring(state, move))
@@ -434,7 +427,7 @@ class MammutMambo(BaseEngine):
         state["turn"] = self._holding_cards(state, min(errs, key=lambda p: (p - leader) % n))
         state["phase"] = "turn"
 
-    def _hunt(self, state, move) -> None:
+    def _apply_hunt(self, state, move) -> None:
         turner = state["last"]["player"]
         empty, pink = move["empty_handed"], move["pink"]
         state["players"][empty]["pile"].extend(played_cards(state))  # step-4.1: all face-up cards

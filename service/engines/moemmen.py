@@ -395,47 +395,59 @@ class Moemmen(BaseEngine):
         while len(state["table"]) < TABLE and (drawn := self._draw(state)) is not None:
             state["table"].append(drawn)
 
-    def apply(self, state: dict, move: dict) -> dict:
-        move = parse_move(state, move)
-        state = copy.deepcopy(state)
+    def _apply_respond(self, state, move) -> None:
+        self._answer(state, move)
+
+    def _apply_swap(self, state, move) -> None:
+        p, hand = self._turn_player(state)
+        state["passes"] = 0
+        hand[hand.index(move["give"])] = move["take"]
+        state["table"][state["table"].index(move["take"])] = move["give"]
+        state["turn"] = (p + 1) % len(state["players"])  # swap.1: "This ends his turn."
+        state["swapped"] = sorted(set(state.get("swapped", [])) | {p})
+
+    def _apply_benny(self, state, move) -> None:  # benny.1: discard, refill, a new table, and play again
+        p, hand = self._turn_player(state)
+        state["passes"] = 0
+        hand.remove(move["card"])
+        state["discard"].append(move["card"])
+        self._refill(state, p)
+        self._new_table(state)
+
+    def _apply_exchange_table(self, state, move) -> None:
+        state["passes"] = 0
+        self._new_table(state)
+
+    def _apply_pass(self, state, move) -> None:
+        p, _ = self._turn_player(state)
         n = len(state["players"])
-        kind = move["kind"]
-        if kind == "respond":
-            self._answer(state, move)
-        else:
-            p = state["turn"]
-            hand = state["players"][p]["hand"]
-            state["passes"] = state["passes"] + 1 if kind == "pass" else 0
-            if kind == "swap":
-                hand[hand.index(move["give"])] = move["take"]
-                state["table"][state["table"].index(move["take"])] = move["give"]
-                state["turn"] = (p + 1) % n  # swap.1: "This ends his turn."
-                state["swapped"] = sorted(set(state.get("swapped", [])) | {p})
-            elif kind == "benny":  # benny.1: discard, refill, a new table, and play again
-                hand.remove(move["card"])
-                state["discard"].append(move["card"])
-                self._refill(state, p)
-                self._new_table(state)
-            elif kind == "exchange-table":
-                self._new_table(state)
-            elif kind == "pass":
-                state["turn"] = (p + 1) % n
-                if state["passes"] >= n:  # pass.1: all passed, a new table
-                    self._new_table(state)
-                    state["passes"] = 0
-            elif kind == "tim":
-                hand.remove(move["card"])
-                state["discard"].append(move["card"])
-                self._refill(state, p)
-                if move["give"] is not None:
-                    hand[hand.index(move["give"])] = move["take"]
-                    state["table"][state["table"].index(move["take"])] = move["give"]
-                pending = [(p + k) % n for k in range(1, n)]
-                state["mommen"] = {"caller": p, "pending": pending}
-                state["phase"] = "mommen"
-                self._next_answer(state)
+        state["passes"] += 1
+        state["turn"] = (p + 1) % n
+        if state["passes"] >= n:  # pass.1: all passed, a new table
+            self._new_table(state)
+            state["passes"] = 0
+
+    def _apply_tim(self, state, move) -> None:
+        p, hand = self._turn_player(state)
+        n = len(state["players"])
+        state["passes"] = 0
+        hand.remove(move["card"])
+        state["discard"].append(move["card"])
+        self._refill(state, p)
+        if move["give"] is not None:
+            hand[hand.index(move["give"])] = move["take"]
+            state["table"][state["table"].index(move["take"])] = move["give"]
+        state["mommen"] = {"caller": p, "pending": [(p + k) % n for k in range(1, n)]}
+        state["phase"] = "mommen"
+        self._next_answer(state)
+
+    @staticmethod
+    def _turn_player(state) -> tuple[int, list]:
+        """The player whose turn it is, and their hand."""
+        return state["turn"], state["players"][state["turn"]]["hand"]
+
+    def after_move(self, state: dict, move: dict) -> None:
         self._end_of_round(state)
-        return state
 
     def _answer(self, state, move) -> None:
         responder = state["mommen"]["pending"].pop(0)
