@@ -193,6 +193,12 @@ class Engine(Protocol):
 
     def check(self, state: dict, move: dict, lang: str = "en") -> list[Violation]: ...
 
+    def canonical(self, state: dict, move: dict) -> dict:
+        """The move as legal_moves lists it (parsed, without who made it): two moves are the same
+        move when their canonical forms are equal."""
+        move = self.parse_move(self.prepared(state), move)
+        return {k: v for k, v in move.items() if k != "player"}
+
     def apply(self, state: dict, move: dict) -> dict:
         """The state after a legal move (the given state is not changed)."""
 
@@ -261,6 +267,12 @@ class BaseEngine:
         """Every rule the move breaks (all of them), in the asker's language."""
         state = self.prepared(state)
         return run_rules(self.rules, state, self.parse_move(state, move), lang)
+
+    def canonical(self, state: dict, move: dict) -> dict:
+        """The move as legal_moves lists it (parsed, without who made it): two moves are the same
+        move when their canonical forms are equal."""
+        move = self.parse_move(self.prepared(state), move)
+        return {k: v for k, v in move.items() if k != "player"}
 
     def apply(self, state: dict, move: dict) -> dict:
         """The state after a legal move (the given state is not changed): ``_apply_<kind>`` of the

@@ -464,11 +464,6 @@ def parse_move(state: dict, move: dict) -> dict:
     return out
 
 
-def canonical(move: dict) -> dict:
-    """The move without who made it: what legal_moves lists."""
-    return {k: v for k, v in move.items() if k != "player"}
-
-
 # ---- the engine ------------------------------------------------------------------------------
 
 

@@ -489,6 +489,9 @@ class MammutMambo(BaseEngine):
     def parse_move(self, state: dict, move: dict) -> dict:
         return parse_move(state, move)
 
+    def canonical(self, state: dict, move: dict) -> dict:
+        return canonical(state, move)
+
     def candidates(self, state: dict) -> list[dict]:
         n = len(state["players"])
         if state["phase"] == "turn":

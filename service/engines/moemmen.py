@@ -259,10 +259,6 @@ def parse_move(state: dict, move: dict) -> dict:
     return out
 
 
-def canonical(move: dict) -> dict:
-    return {k: v for k, v in move.items() if k != "player"}
-
-
 # ---- the engine ---------------------------------------------------------------------------------
 
 

@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import HealthCheck, given, settings
 
 from service.engines import GAMES, InvalidMove, InvalidState, adjudicate
 from tests.engines.helpers import assert_rules_cited_and_tested
@@ -51,6 +52,22 @@ def test_engines_do_not_import_flask_and_the_indexer_does_not_import_the_service
 @pytest.mark.parametrize("game", REGISTERED, ids=by_id)
 def test_every_rule_is_cited_and_tested(game):
     assert_rules_cited_and_tested(game.engine.rules, game.id, game_tests(game))
+
+
+@pytest.mark.parametrize("game", REGISTERED, ids=by_id)
+def test_a_move_is_legal_exactly_when_no_rule_objects(game):
+    """legal_moves and check are the same rules: a move is listed if and only if nothing objects,
+    on the random states and moves of the game's own strategy (its test module's state_and_move)."""
+    module = game_tests(game)
+
+    @settings(max_examples=module.LEGALITY_EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(case=module.state_and_move())
+    def run(case):
+        state, move = case
+        listed = game.engine.canonical(state, move) in [game.engine.canonical(state, m) for m in game.engine.legal_moves(state)]
+        assert listed == (not game.engine.check(state, move)), game.engine.check(state, move)
+
+    run()
 
 
 @pytest.mark.parametrize("game", REGISTERED, ids=by_id)

@@ -4,11 +4,10 @@ import random
 from collections import Counter
 
 import pytest
-from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from service.engines import InvalidMove, InvalidState, adjudicate
-from service.engines.moemmen import Moemmen, canonical, card, parse_move, score
+from service.engines.moemmen import Moemmen, card, score
 
 ENGINE = Moemmen()
 
@@ -236,12 +235,7 @@ def state_and_move(draw):
     return state, move
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(case=state_and_move())
-def test_a_move_is_legal_exactly_when_no_rule_objects(case):
-    state, move = case
-    legal = [canonical(parse_move(state, m)) for m in ENGINE.legal_moves(state)]
-    assert (canonical(parse_move(state, move)) in legal) == (not ENGINE.check(state, move))
+LEGALITY_EXAMPLES = 400  # tests/engines/test_contract.py draws this many (state, move) pairs from state_and_move
 
 
 
