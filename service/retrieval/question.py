@@ -121,13 +121,7 @@ class Reader:
 
     def _without_names(self, q: str) -> str:
         """The question with the games' names taken out (they are the same in every language)."""
-        folded = name_form(q)
-        keep = [True] * len(q)
-        if len(folded) == len(q):  # folding kept the offsets: cut the names out of the original
-            for name, _ in self._game_names:
-                for match in re.finditer(rf"(?<!\w){re.escape(name)}(?!\w)", folded):
-                    keep[match.start():match.end()] = [False] * (match.end() - match.start())
-        return "".join(c if k else " " for c, k in zip(q, keep))
+        return self._blank_names(q, keep=lambda before, after: False)
 
     # ---- games ------------------------------------------------------------------------------
 
@@ -146,7 +140,13 @@ class Reader:
     def routing_names_removed(self, q: str) -> str:
         """The question without the game names that only say which game it is about ("Mömmen:
         who wins", "wann ist mamma zu ende"); a name that is a thing in its game stays ("the Mamma
-        pays less", "the Mamma Mia card"). The blanks keep every offset."""
+        pays less", "the Mamma Mia card")."""
+        return self._blank_names(
+            q, keep=lambda before, after: bool(before and before[0] in _ARTICLES or after and after[0] in _CARD_WORDS))
+
+    def _blank_names(self, q: str, keep) -> str:
+        """``q`` with each game name blanked out (offsets kept) unless ``keep(word before, word
+        after)``; unchanged where folding would move the offsets."""
         folded = name_form(q)
         if len(folded) != len(q):
             return q
@@ -154,9 +154,8 @@ class Reader:
         for name, _ in self._game_names:
             for match in re.finditer(rf"(?<!\w){re.escape(name)}(?!\w)", folded):
                 before, after = folded[:match.start()].split()[-1:], folded[match.end():].split()[:1]
-                if (before and before[0] in _ARTICLES) or (after and after[0] in _CARD_WORDS):
-                    continue
-                out[match.start():match.end()] = " " * (match.end() - match.start())
+                if not keep(before, after):
+                    out[match.start():match.end()] = " " * (match.end() - match.start())
         return "".join(out)
 
     # ---- words ------------------------------------------------------------------------------
