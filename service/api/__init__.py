@@ -41,13 +41,14 @@ class Parser(FlaskParser):
 
     def _raw_load_json(self, req):
         """JSON nested too deeply for any request is malformed, not a crash of the decoder."""
-        too_deep = f"JSON nested more than {MAX_JSON_DEPTH} levels deep."
         try:
             data = super()._raw_load_json(req)
-        except RecursionError:
-            flask_smorest.abort(400, message=too_deep, errors={"json": [too_deep]})
-        if _deeper_than(data, MAX_JSON_DEPTH):
-            flask_smorest.abort(400, message=too_deep, errors={"json": [too_deep]})
+            too_deep = _deeper_than(data, MAX_JSON_DEPTH)
+        except RecursionError:  # deeper than the decoder itself goes
+            too_deep = True
+        if too_deep:
+            message = f"JSON nested more than {MAX_JSON_DEPTH} levels deep."
+            flask_smorest.abort(400, message=message, errors={"json": [message]})
         return data
 
 
