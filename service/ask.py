@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 from indexer.build import facets as facets_of
-from service.language import LANGUAGE_NAMES, say
+from service.language import LANGUAGE_NAMES, did_you_mean, say
 from service.library import Hit, Library, mark
 
 # Share of the question's content words the rulebooks must know, tuned on the dev questions
@@ -133,14 +133,13 @@ def ask(library: Library, question: str, game: str | None = None, lang: str | No
     ``hint`` is the asker's language when the question does not tell (the client's Accept-Language).
     """
     result = library.search(question, game=game, limit=CITATIONS, lang=lang, hint=hint)
-    asker = result.lang
+    read = result.question
+    asker = read.lang
     response = {
         "question": question,
         "lang": asker,
         "game": game,
-        "did_you_mean": None if result.corrected is None else {
-            "text": result.corrected, "message": say("did_you_mean", asker, text=result.corrected),
-        },
+        "did_you_mean": did_you_mean(read.corrected, asker),
         "answer": None,
         "message": None,
         "citations": [_citation(hit) for hit in result.hits],
@@ -149,11 +148,11 @@ def ask(library: Library, question: str, game: str | None = None, lang: str | No
     if not result.hits:
         response["message"] = say("no_passages", asker)
         return response
-    if result.elsewhere or result.coverage < MIN_COVERAGE.get(asker, MIN_COVERAGE_DEFAULT):  # chess, pizza dough, the weather...
+    if read.elsewhere or read.coverage < MIN_COVERAGE.get(asker, MIN_COVERAGE_DEFAULT):  # chess, pizza dough, the weather...
         response["message"] = say("not_found", asker)
         return response
 
-    answer = extract(result.hits[0], result.facets)
+    answer = extract(result.hits[0], read.facets)
     hit = answer.hit
     game_names = library.games[hit.game]["names"]
     response["answer"] = {

@@ -120,6 +120,11 @@ LANGUAGE_NAMES = {  # the name of a rulebook's language, as an adjective where t
 }
 
 
+def did_you_mean(corrected: str | None, lang: str | None) -> dict | None:
+    """The corrected question offered back to the asker, or None when nothing was corrected."""
+    return None if corrected is None else {"text": corrected, "message": say("did_you_mean", lang, text=corrected)}
+
+
 def say(key: str, lang: str | None, **values) -> str:
     """One of Referee's messages in ``lang`` (English when the asker's language is unknown)."""
     lang = lang if lang in LANGS else "en"

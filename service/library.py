@@ -33,12 +33,8 @@ class IndexMissing(RuntimeError):
 
 @dataclass
 class SearchResult:
-    hits: list[Hit]
-    lang: str | None  # the asker's language, given or detected
-    corrected: str | None = None  # the question with its spelling corrected, when it was
-    coverage: float = 0.0  # share of the question's content words that the corpus knows
-    elsewhere: list[str] = field(default_factory=list)  # words of other domains (chess, dough, weather)
-    facets: set[str] = field(default_factory=set)  # kinds of question asked ("number": how many)
+    question: Question  # as Referee read it: the asker's language, spelling, game, concepts
+    hits: list[Hit] = field(default_factory=list)
 
 
 class Library:
@@ -99,8 +95,7 @@ class Library:
         and ``hint`` (the client's Accept-Language) decides when the question cannot tell.
         """
         question = self.read(q, game=game, lang=lang, hint=hint)
-        result = SearchResult(hits=[], lang=question.lang, corrected=question.corrected, coverage=question.coverage,
-                              elsewhere=question.elsewhere, facets=question.facets)
+        result = SearchResult(question)
         plan = self.planner.plan(question)
         if plan:
             found = self.retriever.search(plan, question.game, max(limit, CANDIDATES))

@@ -1,5 +1,5 @@
 from service.api import Blueprint, best_language, library
-from service.language import say
+from service.language import did_you_mean
 from service.schemas import LanguageHintArgs, SearchArgs, SearchOut
 
 blp = Blueprint("search", __name__, description="Rulebook search across every rulebook language.")
@@ -12,10 +12,9 @@ blp = Blueprint("search", __name__, description="Rulebook search across every ru
 def search(q, game, lang, limit, accept_language):
     """Rank rulebook passages of every language for a question in any language."""
     result = library().search(q, game=game, limit=limit, lang=lang, hint=best_language(accept_language))
+    question = result.question
     return {
-        "query": {"q": q, "lang": result.lang, "game": game},
-        "did_you_mean": None if result.corrected is None else {
-            "text": result.corrected, "message": say("did_you_mean", result.lang, text=result.corrected),
-        },
+        "query": {"q": q, "lang": question.lang, "game": game},
+        "did_you_mean": did_you_mean(question.corrected, question.lang),
         "hits": result.hits,
     }
