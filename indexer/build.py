@@ -19,6 +19,7 @@ import os
 import re
 import shutil
 import time
+from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
 from typing import Callable, Iterable
@@ -218,19 +219,15 @@ def _write_generation(index_dir: Path, corpus: Corpus, source_print: str, docs: 
     return generation
 
 
-class _build_lock:
+@contextmanager
+def _build_lock(index_dir: Path):
     """One build at a time per index link: a second build waits for the first."""
-
-    def __init__(self, index_dir: Path):
-        self.path = index_dir.parent / f".{index_dir.name}.build-lock"
-
-    def __enter__(self):
-        self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
-        fcntl.flock(self.fd, fcntl.LOCK_EX)
-        return self
-
-    def __exit__(self, *exc):
-        os.close(self.fd)  # releases the lock
+    fd = os.open(index_dir.parent / f".{index_dir.name}.build-lock", os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
 
 
 def _swap(index_dir: Path, generation: Path) -> None:
