@@ -12,8 +12,8 @@ Three outcomes are never confused (python-chess's split):
 from __future__ import annotations
 
 import copy
-
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Iterable, Protocol
 
@@ -126,6 +126,7 @@ class Violation:
 RULES_DATA = Path(__file__).resolve().parent / "rules"
 
 
+@lru_cache(maxsize=None)
 def _rule_data(game: str) -> dict:
     """service/engines/rules/<game>.yaml: the game's rule prose, read once per process."""
     return yaml.safe_load((RULES_DATA / f"{game}.yaml").read_text(encoding="utf-8"))
@@ -194,10 +195,7 @@ class Engine(Protocol):
     def check(self, state: dict, move: dict, lang: str = "en") -> list[Violation]: ...
 
     def canonical(self, state: dict, move: dict) -> dict:
-        """The move as legal_moves lists it (parsed, without who made it): two moves are the same
-        move when their canonical forms are equal."""
-        move = self.parse_move(self.prepared(state), move)
-        return {k: v for k, v in move.items() if k != "player"}
+        """The move as legal_moves lists it: two moves are the same move when these are equal."""
 
     def apply(self, state: dict, move: dict) -> dict:
         """The state after a legal move (the given state is not changed)."""
