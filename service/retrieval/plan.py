@@ -8,7 +8,7 @@ searched as they are in every language field; quoted phrases are required.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from indexer.analysis import analyzer, terms, to_simplified, words
 from indexer.build import section_field, text_field
@@ -73,12 +73,13 @@ class Planner:
         alternatives: dict[tuple, Form] = {}  # deduplicated: forms often share their stems
         for lang in self.langs:
             for text in concept.forms[lang]:
-                for fieldname in (text_field(lang), section_field(lang)):
-                    found = form(fieldname, lang, text)
-                    # A phrase that its stop words reduce to one word ("game is over" -> game)
-                    # no longer says what the concept means.
-                    if found is not None and (len(found.stems) > 1 or len(words(lang, text)) == 1):
-                        alternatives.setdefault((fieldname, found.stems), found)
+                found = form(text_field(lang), lang, text)
+                # A phrase that its stop words reduce to one word ("game is over" -> game)
+                # no longer says what the concept means.
+                if found is None or (len(found.stems) == 1 and len(words(lang, text)) > 1):
+                    continue
+                for fieldname in (text_field(lang), section_field(lang)):  # the same words, read once
+                    alternatives.setdefault((fieldname, found.stems), replace(found, field=fieldname))
         return list(alternatives.values())
 
     def _concept_stems(self, concept: Concept) -> dict[str, set[str]]:
