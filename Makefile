@@ -5,7 +5,9 @@ BIN    := $(VENV)/bin
 PORT   ?= 8000
 export REFEREE_INDEX ?= $(CURDIR)/var/index
 
-.PHONY: run test index index-force bench eval fuzz openapi clean
+BROWSER ?= 1
+
+.PHONY: run test browser index index-force bench eval fuzz openapi clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -27,10 +29,25 @@ index-force: $(VENV)/.installed
 run: index
 	PORT=$(PORT) $(BIN)/gunicorn -c python:service.gunicorn_conf
 
-test: $(VENV)/.installed
-	$(BIN)/python -m pytest
+# The browser tests (tests/web/test_browser.py) drive Debian's Chromium. Run as root (as CI is), the
+# set-up installs it, with a Chinese font for readable screenshots, when it is missing.
+# BROWSER=0 leaves the browser tests out.
+browser:
+ifneq ($(BROWSER),0)
+	@if [ -z "$$REFEREE_CHROMIUM" ] && ! command -v chromium >/dev/null; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "make: installing Debian's chromium for the browser tests"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-wqy-microhei >/dev/null; \
+	  else \
+	    echo "make: Chromium is missing, so the browser tests will fail: sudo apt-get install chromium, or make test BROWSER=0"; \
+	  fi; \
+	fi
+endif
 
-bench: index
+test: $(VENV)/.installed browser
+	$(BIN)/python -m pytest $(if $(filter 0,$(BROWSER)),-m "not browser")
+
+bench: index browser
 	$(BIN)/python -m benchmarks
 
 # schemathesis with 300 examples per operation and mode (the suite runs 20): over 5,000 requests.

@@ -1,9 +1,10 @@
 """make bench: index build time and search latency, in-process and over HTTP, at 1x and 100x;
-adjudication latency; and a load test of the production server.
+adjudication latency; the web app's answer time in Chromium; and a load test of the production server.
 
 Timings only; nothing here passes or fails. The questions are the dev questions in
 benchmarks/eval/search_dev.jsonl (or --questions FILE). The 100x corpus is 100 synthetic copies of
-every passage (ids suffixed), to see how search scales. `--only load` runs the load test alone.
+every passage (ids suffixed), to see how search scales. `--only load` or `--only browser` runs one
+part alone.
 """
 
 from __future__ import annotations
@@ -212,6 +213,22 @@ def load_test(cases, seconds: float, clients: int) -> None:
           f"of healthz's throughput ({errors} errors)")
 
 
+def browser_test(cases) -> None:
+    """The Chat page on a 375 px phone in Chromium, served as make run serves it."""
+    from benchmarks.browser import answer_latency
+
+    with tempfile.TemporaryDirectory() as tmp:
+        index = Path(tmp) / "index"
+        build(index, DEFAULT_CORPUS)
+        with serving(index) as (_, base):
+            answer_latency(base, cases[:5])  # warm up: workers, caches, the browser
+            run = answer_latency(base, cases)
+    samples = run["samples"]
+    print(f"Web app (Chromium, 375 px): {len(samples)} questions typed and sent with Enter; answer drawn after "
+          f"p50 {ms(percentile(samples, 50))}, p95 {ms(percentile(samples, 95))}, max {ms(max(samples))}; "
+          f"first load of a game page {run['first_load_bytes'] / 1024:.1f} KB")
+
+
 def main(argv=None) -> int:
     from service.ask import ask
     from service.language import Detector
@@ -223,11 +240,14 @@ def main(argv=None) -> int:
     parser.add_argument("--scale", type=int, default=100, help="copies of the corpus for the large run")
     parser.add_argument("--load-seconds", type=float, default=30, help="length of the load test's mixed run")
     parser.add_argument("--clients", type=int, default=16, help="concurrent connections in the load test")
-    parser.add_argument("--only", choices=["load"], help="run one part alone")
+    parser.add_argument("--only", choices=["load", "browser"], help="run one part alone")
     args = parser.parse_args(argv)
     cases = load_cases(args.questions)
     if args.only == "load":
         load_test(cases, args.load_seconds, args.clients)
+        return 0
+    if args.only == "browser":
+        browser_test(cases)
         return 0
     rows = []
 
@@ -259,6 +279,8 @@ def main(argv=None) -> int:
     for row in adjudication(args.rounds):
         print("| " + " | ".join(row) + " |")
     print("(Mömmen's rounds rarely end under uniform random play; its tests use a goal-seeking player.)")
+    print()
+    browser_test(cases)
     print()
     load_test(cases, args.load_seconds, args.clients)
     return 0

@@ -23,6 +23,7 @@ def create_app(config: dict | None = None):
     from service.language import Detector
     from service.librarian import Librarian
     from service.middleware import DeclaredLength
+    from service import web
     from service.library import Library
 
     app = Flask(__name__)
@@ -80,6 +81,7 @@ def create_app(config: dict | None = None):
         api.register_blueprint(module.blp)
     app.register_blueprint(adjudicate.no_adjudicator)
     app.register_blueprint(docs.blp)
+    app.register_blueprint(web.blp)
     from service.api import document_move_kinds
     from service.schemas import GAME_SCHEMAS
 

@@ -1,0 +1,85 @@
+"""The table's web app: one HTML shell for every page, and the scripts and styles it loads.
+
+The pages are drawn in the browser from the public API (``/v1``); nothing here knows a game's
+rules. Every asset comes from this origin, and the Content-Security-Policy says so to the browser.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+
+import flask
+
+STATIC = Path(__file__).resolve().parent / "static"
+TABS = ("chat", "rulebook", "dispute")
+
+# Scripts, styles, API calls and images from this origin only: the app works offline and cannot
+# leak a question to a third party.
+CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+       "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+
+blp = flask.Blueprint("web", __name__, static_folder=str(STATIC), static_url_path="/app")
+
+
+def _shell(status: int = 200) -> flask.Response:
+    response = flask.send_from_directory(STATIC, "index.html", max_age=0)
+    response.status_code = status
+    return response
+
+
+def _known(game: str) -> bool:
+    from service.api import library
+
+    return game in library().games
+
+
+@blp.get("/")
+def home():
+    """The games, with what each offers."""
+    return _shell()
+
+
+@blp.get("/games/<game>")
+def game_page(game):
+    """A game opens on its Chat tab."""
+    if not _known(game):
+        return _shell(404)
+    return flask.redirect(flask.url_for("web.tab", game=game, tab="chat"))
+
+
+@blp.get("/games/<game>/<any(chat, rulebook, dispute):tab>")
+@blp.get("/games/<game>/rulebook/<lang>", defaults={"tab": "rulebook"})
+def tab(game, tab, lang=None):
+    """One tab of a game's page; the script draws it from the URL. Unknown games answer 404."""
+    return _shell(200 if _known(game) else 404)
+
+
+@functools.cache
+def strings() -> dict[str, dict[str, str]]:
+    """The interface's strings by language: en, fr, de and Simplified Chinese as written in
+    strings.src.json, and Traditional Chinese converted from the Simplified by OpenCC (Taiwan
+    standard with its phrases), so the two scripts never drift apart."""
+    import opencc
+
+    table = json.loads((STATIC / "strings.src.json").read_text(encoding="utf-8"))
+    to_traditional = opencc.OpenCC("s2twp")
+    table["zh-Hant"] = {key: to_traditional.convert(text) for key, text in table["zh-Hans"].items()}
+    return table
+
+
+@blp.get("/app/strings.json")
+def strings_json():
+    response = flask.jsonify(strings())
+    response.cache_control.no_cache = True
+    response.add_etag()
+    return response.make_conditional(flask.request)
+
+
+@blp.after_request
+def protect(response: flask.Response) -> flask.Response:
+    response.headers["Content-Security-Policy"] = CSP
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["Referrer-Policy"] = "no-referrer"
+    return response

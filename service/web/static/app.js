@@ -1,0 +1,543 @@
+// Referee's web app: the games, a Chat and a Rulebook tab per game, and a dispute page.
+// Plain modules, no build step. Everything is drawn from the public API (/v1) with textContent,
+// never innerHTML, so no rulebook text or answer can inject markup.
+
+const UI_LANGS = [["en", "English"], ["fr", "Français"], ["de", "Deutsch"], ["zh-Hans", "简体中文"], ["zh-Hant", "繁體中文"]];
+const API_LANG = { en: "en", fr: "fr", de: "de", "zh-Hans": "zh", "zh-Hant": "zh" };
+const CHAT_KEEP = 50; // turns of a conversation kept in the browser
+const MOVES_SHOWN = 12; // legal moves listed before "Show all"
+
+let STRINGS = {};
+let ui = "en";
+let games = null; // GET /v1/games, once
+const cache = new Map(); // GET answers by path
+
+// ---------------------------------------------------------------- helpers
+
+export function pickLanguage(saved, preferred) {
+  if (saved && API_LANG[saved]) return saved;
+  for (const tag of preferred) {
+    const lower = tag.toLowerCase();
+    if (lower.startsWith("zh")) return /hant|tw|hk|mo/.test(lower) ? "zh-Hant" : "zh-Hans";
+    const base = lower.split("-")[0];
+    if (API_LANG[base]) return base;
+  }
+  return "en";
+}
+
+function t(key, vars = {}) {
+  const text = (STRINGS[ui] && STRINGS[ui][key]) ?? STRINGS.en?.[key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (_, name) => String(vars[name] ?? ""));
+}
+
+function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name.startsWith("on")) el.addEventListener(name.slice(2), value);
+    else if (name === "class") el.className = value;
+    else el.setAttribute(name, value === true ? "" : value);
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : String(child));
+  }
+  return el;
+}
+
+class Problem extends Error {
+  constructor(problem) {
+    const fields = problem.errors ? " " + JSON.stringify(problem.errors) : "";
+    super((problem.detail || problem.title || "error") + fields);
+    this.problem = problem;
+  }
+}
+
+async function api(path, body) {
+  if (!body && cache.has(path)) return cache.get(path);
+  let response;
+  try {
+    response = await fetch(path, {
+      method: body ? "POST" : "GET",
+      headers: { "Accept-Language": API_LANG[ui], ...(body ? { "Content-Type": "application/json" } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+  } catch {
+    throw new Problem({ detail: t("offline") });
+  }
+  const data = await response.json().catch(() => ({ detail: response.statusText }));
+  if (!response.ok) throw new Problem(data);
+  if (!body) cache.set(path, data);
+  return data;
+}
+
+const langName = (code) => t(`lang.${code}`);
+const gameName = (game) => game.names[API_LANG[ui]] || game.names.en || game.id;
+
+function rulebookHref(game, lang, passageId, quote) {
+  const mark = quote ? `?mark=${encodeURIComponent(quote)}` : "";
+  return `/games/${game.id}/rulebook/${lang}${mark}#${encodeURIComponent(passageId)}`;
+}
+
+// Text with every occurrence of a needle marked (case- and accent-insensitive).
+const fold = (s) => s.normalize("NFD").replace(/\p{M}/gu, "").toLocaleLowerCase();
+
+function marked(text, needles) {
+  const spans = [];
+  const folded = fold(text);
+  const sameLength = folded.length === text.length; // folding kept offsets: match case-insensitively
+  for (const needle of needles.filter(Boolean)) {
+    const [hay, pin] = sameLength ? [folded, fold(needle)] : [text, needle];
+    for (let at = hay.indexOf(pin); pin && at >= 0; at = hay.indexOf(pin, at + pin.length)) {
+      spans.push([at, at + pin.length]);
+    }
+  }
+  spans.sort((a, b) => a[0] - b[0]);
+  const out = [];
+  let pos = 0;
+  for (const [start, end] of spans) {
+    if (start < pos) continue;
+    out.push(text.slice(pos, start), h("mark", {}, text.slice(start, end)));
+    pos = end;
+  }
+  out.push(text.slice(pos));
+  return out;
+}
+
+function load(key, fallback) {
+  try { return JSON.parse(localStorage.getItem(key)) ?? fallback; } catch { return fallback; }
+}
+function save(key, value) {
+  try { localStorage.setItem(key, JSON.stringify(value)); } catch { /* storage full or off: keep going */ }
+}
+
+function errorBox(error) {
+  return h("p", { class: "error", role: "alert" }, error.message);
+}
+
+// ---------------------------------------------------------------- pages
+
+const main = () => document.getElementById("main");
+
+function show(title, ...content) {
+  document.title = title ? `${title} · Referee` : "Referee";
+  main().replaceChildren(...content);
+}
+
+async function home() {
+  const cards = games.map((game) => {
+    const offers = [
+      h("a", { class: "button", href: `/games/${game.id}/chat` }, t("chat")),
+      h("a", { class: "button quiet", href: `/games/${game.id}/rulebook` }, t("rulebook")),
+      game.adjudicator && h("a", { class: "button", href: `/games/${game.id}/dispute` }, t("dispute")),
+    ];
+    return h("li", { class: "card" },
+      h("h2", {}, gameName(game)),
+      h("p", { class: "meta" }, t("rulebooksIn", { langs: game.rulebooks.map(langName).join(", ") })),
+      game.players && h("p", { class: "meta" }, t("players", game.players)),
+      h("nav", { class: "actions", "aria-label": `${gameName(game)}: ${t("offers")}` }, offers));
+  });
+  show(null, h("h1", {}, t("games")), h("p", { class: "muted" }, t("tagline")), h("ul", { class: "cards" }, cards));
+}
+
+function notFound() {
+  show(t("noGame"), h("h1", {}, t("noGame")), h("p", {}, h("a", { href: "/" }, t("backHome"))));
+}
+
+async function gamePage(game, tab, rest) {
+  const tabs = ["chat", "rulebook", ...(game.adjudicator ? ["dispute"] : [])].map((name) =>
+    h("a", { href: `/games/${game.id}/${name}`, "aria-current": name === tab ? "page" : null }, t(name)));
+  const body = h("div", {}, h("p", { class: "loading" }, t("loading")));
+  show(`${t(tab)} · ${gameName(game)}`, h("h1", {}, gameName(game)),
+    h("nav", { class: "tabs", "aria-label": t("gameSections") }, tabs), body);
+  try {
+    body.replaceChildren(...await { chat, rulebook, dispute }[tab](game, rest));
+  } catch (error) {
+    body.replaceChildren(errorBox(error));
+  }
+}
+
+// ---------------------------------------------------------------- chat
+
+function citationLink(game, citation, label) {
+  return h("a", { href: rulebookHref(game, citation.lang, citation.passage_id, citation.quote) }, label);
+}
+
+function answerView(game, reply, ask) {
+  const parts = [h("p", { class: "msg", lang: reply.lang }, reply.message)];
+  if (reply.did_you_mean) {
+    parts.push(h("p", {}, h("button", { class: "link", type: "button", onclick: () => ask(reply.did_you_mean.text) },
+      t("didYouMean", { q: reply.did_you_mean.text }))));
+  }
+  const answer = reply.answer;
+  if (answer) {
+    const p = answer.passage;
+    parts.push(
+      h("blockquote", { lang: answer.lang }, p.slice(0, answer.start), h("mark", {}, p.slice(answer.start, answer.end)), p.slice(answer.end)),
+      h("p", { class: "meta" }, t("fromRulebook", { section: answer.section, lang: langName(answer.lang) }), " · ",
+        h("a", { href: rulebookHref(game, answer.lang, answer.passage_id, answer.text) }, t("openInRulebook"))));
+  } else {
+    parts.push(h("p", {}, h("span", { class: "badge" }, t("notInRulebooks"))), reply.citations.length && h("p", { class: "meta" }, t("closest")));
+    for (const c of reply.citations) {
+      parts.push(h("blockquote", { lang: c.lang }, c.quote),
+        h("p", { class: "meta" }, citationLink(game, c, t("fromRulebook", { section: c.section, lang: langName(c.lang) }))));
+    }
+  }
+  const d = reply.disagreement;
+  if (d) {
+    parts.push(h("div", { class: "note" },
+      h("p", {}, h("span", { class: "badge" }, t("disagree")), " ", h("strong", { lang: reply.lang }, d.topic)),
+      h("p", { lang: reply.lang }, d.summary),
+      h("div", { class: "sides" }, d.sides.map((side) => h("div", {},
+        h("blockquote", { lang: side.lang }, side.quote),
+        h("p", { class: "meta" }, h("a", { href: rulebookHref(game, side.lang, side.passage, side.quote) }, langName(side.lang))))))));
+  }
+  const others = answer ? reply.citations.filter((c) => c.passage_id !== answer.passage_id) : [];
+  if (others.length) {
+    parts.push(h("p", { class: "meta" }, t("sources")),
+      h("ul", { class: "sources" }, others.map((c) => h("li", {},
+        citationLink(game, c, `${c.section} (${langName(c.lang)})`), ": ", h("span", { lang: c.lang }, c.quote.length > 140 ? c.quote.slice(0, 140) + "…" : c.quote)))));
+  }
+  return h("div", { class: "a" }, parts);
+}
+
+function turnView(game, turn, ask) {
+  return h("li", {}, h("p", { class: "q" }, turn.question),
+    turn.error ? errorBox(new Error(turn.error)) : answerView(game, turn.reply, ask));
+}
+
+async function chat(game) {
+  const key = `referee.chat.${game.id}`;
+  let turns = load(key, []);
+  const log = h("ol", { class: "chat-log", "aria-label": t("conversation"), "aria-live": "polite" });
+  const input = h("input", { type: "text", id: "question", name: "question", maxlength: "500", autocomplete: "off",
+    enterkeyhint: "send", placeholder: t("askPlaceholder"), "aria-label": t("yourQuestion") });
+  const button = h("button", { type: "submit" }, t("ask"));
+  const status = h("p", { class: "sr", role: "status" });
+
+  async function ask(question) {
+    question = question.trim();
+    if (!question) return;
+    performance.clearMarks("ask");
+    performance.mark("ask");
+    button.disabled = true;
+    status.textContent = t("asking");
+    const turn = { question };
+    try {
+      turn.reply = await api("/v1/ask", { question, game: game.id });
+    } catch (error) {
+      turn.error = error.message;
+    }
+    turns = [...turns, turn].slice(-CHAT_KEEP);
+    save(key, turns);
+    empty.remove();
+    log.append(turnView(game, turn, ask));
+    performance.measure("answer", "ask");
+    button.disabled = false;
+    status.textContent = "";
+    input.value = "";
+    log.lastElementChild.scrollIntoView({ block: "nearest" });
+    input.focus();
+  }
+
+  for (const turn of turns) log.append(turnView(game, turn, ask));
+  const suggestions = (t(`suggest.${game.id}`) || "").split("\n").filter((q) => q && !q.startsWith("suggest."));
+  const empty = h("div", {}, h("p", { class: "muted" }, t("emptyChat")),
+    suggestions.length && h("h2", {}, t("suggested")),
+    h("ul", { class: "suggestions" }, suggestions.map((q) => h("li", {}, h("button", { type: "button", onclick: () => ask(q) }, q)))));
+  const form = h("form", { class: "ask-form", onsubmit: (event) => { event.preventDefault(); ask(input.value); } }, input, button);
+  const clear = h("button", { type: "button", class: "quiet", onclick: () => {
+    turns = []; save(key, turns); log.replaceChildren(); log.before(empty); clear.classList.add("hidden");
+  } }, t("clear"));
+  if (turns.length) { empty.remove(); } else { clear.classList.add("hidden"); }
+  const top = h("div", { class: "row" }, h("span"), clear);
+  return [top, turns.length ? "" : empty, log, status, form];
+}
+
+// ---------------------------------------------------------------- rulebook
+
+function passageView(passage, disputes) {
+  const dispute = disputes.get(passage.id);
+  return h("div", { class: `passage${dispute ? " disputed" : ""}`, id: passage.id, tabindex: "-1", "data-text": passage.text },
+    h("span", { class: "kind" }, t(`kind.${passage.kind}`), dispute && " · ",
+      dispute && h("a", { href: dispute.href }, `${t("disagreement")}: ${dispute.topic[API_LANG[ui]] || dispute.topic.en}`)),
+    h("span", { class: "text", lang: passage.lang }, passage.text));
+}
+
+function sectionView(book, section, disputes) {
+  const level = Math.min(section.level + 1, 4);
+  return h("section", { class: "section", id: `${book.lang}:${section.anchor}` },
+    h(`h${level}`, { lang: book.lang }, section.title),
+    section.passages.map((p) => passageView({ ...p, lang: book.lang }, disputes)));
+}
+
+// Each disputed passage, with a link to the disagreement in the side-by-side view.
+function disputesOf(detail, pairHref) {
+  const byPassage = new Map();
+  for (const d of detail.disagreements || []) {
+    for (const side of d.sides) byPassage.set(side.passage, { ...d, href: `${pairHref}#d-${d.id}` });
+  }
+  return byPassage;
+}
+
+async function rulebook(game, rest) {
+  const langs = game.rulebooks;
+  const pair = langs.length > 1 ? langs.join("-") : null;
+  let choice = rest || (langs.includes(API_LANG[ui]) ? API_LANG[ui] : langs[0]);
+  if (!rest) history.replaceState(null, "", `/games/${game.id}/rulebook/${choice}${location.search}${location.hash}`);
+  const shown = choice === pair ? langs : [choice];
+  if (!shown.every((lang) => langs.includes(lang))) return [h("p", {}, t("noRulebook"))];
+  const [detail, ...books] = await Promise.all([api(`/v1/games/${game.id}`), ...shown.map((lang) => api(`/v1/rulebooks/${game.id}/${lang}`))]);
+  const disputes = disputesOf(detail, pair ? `/games/${game.id}/rulebook/${pair}` : "");
+
+  const switcher = h("nav", { class: "langs", "aria-label": t("rulebookLanguage") },
+    [...langs, ...(pair ? [pair] : [])].map((code) => h("a", { href: `/games/${game.id}/rulebook/${code}`, "aria-current": code === choice ? "page" : null },
+      code === pair ? `${t("sideBySide")} (${langs.map((l) => l).join(" | ")})` : langName(code))));
+  const search = h("input", { type: "search", id: "rulebook-search", "aria-label": t("searchRulebook"), placeholder: t("searchRulebook") });
+  const count = h("p", { class: "meta", role: "status" });
+
+  const notes = books.flatMap((book) => [
+    book.provenance && h("details", { class: "note" }, h("summary", {}, `${t("provenance")} (${langName(book.lang)})`), h("p", { lang: "en" }, book.provenance),
+      book.missing && h("p", {}, h("strong", {}, t("missing")), ": ", h("span", { lang: "en" }, book.missing))),
+  ]);
+  const toc = h("details", { class: "toc", open: window.innerWidth > 700 },
+    h("summary", {}, t("contents")),
+    h("ol", {}, books[0].sections.filter((s) => s.level === 1).map((s) =>
+      h("li", {}, h("a", { href: `#${books[0].lang}:${s.anchor}` }, s.title)))));
+
+  let body;
+  if (books.length === 1) {
+    body = h("div", { class: "book" }, books[0].sections.map((s) => sectionView(books[0], s, disputes)));
+  } else {
+    const anchors = [...new Set(books.flatMap((b) => b.sections.map((s) => s.anchor)))];
+    body = h("div", { class: "book" }, anchors.map((anchor) => h("div", { class: "pair" }, books.map((book) => {
+      const section = book.sections.find((s) => s.anchor === anchor);
+      return h("div", {}, section ? sectionView(book, section, disputes) : "");
+    }))));
+  }
+  const recorded = (detail.disagreements || []).length && books.length > 1
+    ? h("section", { class: "note" }, h("h2", {}, t("recordedDisagreements")),
+      h("ul", {}, detail.disagreements.map((d) => h("li", { id: `d-${d.id}` },
+        h("strong", {}, d.topic[API_LANG[ui]] || d.topic.en), ": ", d.summary[API_LANG[ui]] || d.summary.en, " ",
+        d.sides.map((side) => [h("a", { href: `#${side.passage}` }, langName(side.lang)), " "])))))
+    : "";
+
+  function filter() {
+    const needle = search.value.trim();
+    let hits = 0;
+    for (const el of body.querySelectorAll(".passage")) {
+      const text = el.dataset.text;
+      const hit = !needle || fold(text).includes(fold(needle));
+      el.classList.toggle("hidden", !hit);
+      el.querySelector(".text").replaceChildren(...(needle && hit ? marked(text, [needle]) : [text]));
+      hits += hit ? 1 : 0;
+    }
+    for (const section of body.querySelectorAll(".section")) {
+      section.classList.toggle("hidden", Boolean(needle) && !section.querySelector(".passage:not(.hidden)"));
+    }
+    count.textContent = needle ? (hits ? t("matches", { n: hits }) : t("noMatch")) : "";
+  }
+  search.addEventListener("input", filter);
+  return [h("div", { class: "rb-tools" }, switcher, search), count, ...notes, recorded, toc, body];
+}
+
+function openCited() {
+  const id = decodeURIComponent(location.hash.slice(1));
+  const target = id && document.getElementById(id);
+  if (!target) return;
+  const quote = new URLSearchParams(location.search).get("mark");
+  if (target.classList.contains("passage")) {
+    target.classList.add("cited");
+    if (quote) target.querySelector(".text").replaceChildren(...marked(target.dataset.text, [quote]));
+  }
+  target.scrollIntoView({ block: "start" });
+  target.focus({ preventScroll: true });
+}
+
+// ---------------------------------------------------------------- dispute
+
+function parseJson(text) {
+  try { return JSON.parse(text); } catch (error) { throw new Problem({ detail: t("badJson", { detail: error.message }) }); }
+}
+
+function verdictView(game, verdict, onApply) {
+  const parts = [h("p", {}, h("span", { class: `badge ${verdict.legal ? "ok" : "bad"}` }, verdict.legal ? `✓ ${t("legal")}` : `✗ ${t("illegal")}`))];
+  const violation = (v) => h("div", { class: "violation" },
+    h("p", {}, h("strong", {}, v.message)),
+    h("p", { class: "meta" }, `${t("code")}: `, h("code", {}, v.code)),
+    v.interpretation && h("p", { class: "meta" }, `${t("interpretation")}: `, h("span", { lang: "en" }, v.interpretation)),
+    v.citations.map((c) => [h("blockquote", { lang: c.lang }, c.quote),
+      h("p", { class: "meta" }, h("a", { href: rulebookHref(game, c.lang, c.passage_id, c.quote) }, `${t("openInRulebook")} (${langName(c.lang)})`))]));
+  parts.push(...verdict.violations.map(violation));
+  const mistakes = verdict.outcome?.mistakes || [];
+  if (mistakes.length) parts.push(h("h3", {}, t("mistakes")), ...mistakes.map((m) => violation({ ...m, message: `${t("player", { n: m.player + 1 })}: ${m.message}` })));
+  if (verdict.legal && onApply) parts.push(h("button", { type: "button", onclick: onApply }, t("apply")));
+  return h("div", {}, parts);
+}
+
+function resultView(result) {
+  const names = result.winners.map((i) => t("player", { n: i + 1 })).join(", ");
+  return h("div", {}, h("p", {}, h("strong", {}, t("gameOver")), " ", t("winners", { names })),
+    h("h3", {}, t("standings")),
+    h("ol", {}, result.standings.map((s) => h("li", {}, `${t("player", { n: s.player + 1 })}${s.colour ? ` (${s.colour})` : ""}`,
+      h("span", { class: "meta" }, " ", Object.entries(s).filter(([k]) => !["player", "colour", "rank"].includes(k)).map(([k, v]) => `${k}: ${v}`).join(", "))))));
+}
+
+async function dispute(game) {
+  if (!game.adjudicator) return [h("p", {}, t("noAdjudicator"))];
+  const key = `referee.dispute.${game.id}`;
+  const route = (action) => `/v1/games/${game.id}/${action}`;
+  const adj = game.adjudicator;
+  let saved = load(key, {});
+  let start = saved.start || null; // the state the log replays from
+
+  const field = (label, control) => h("label", {}, label, control);
+  const players = h("select", { id: "players" });
+  for (let n = adj.players[0]; n <= adj.players[1]; n++) players.append(h("option", { value: n, selected: n === 3 }, n));
+  const seed = h("input", { type: "number", id: "seed", value: saved.seed ?? Math.floor(Math.random() * 10000), min: "0" });
+  const ruleset = adj.rulesets.length ? h("select", { id: "ruleset" }, adj.rulesets.map((r) => h("option", { value: r }, STRINGS.en[`lang.${r}`] ? langName(r) : r))) : null;
+  const stateBox = h("textarea", { id: "state", rows: "6", spellcheck: "false" });
+  const moveBox = h("textarea", { id: "move", rows: "4", spellcheck: "false" });
+  const logBox = h("textarea", { id: "log", rows: "4", spellcheck: "false" });
+  const status = h("div", { role: "status" });
+  const moves = h("div");
+  const verdictOut = h("div", { class: "verdict", "aria-live": "polite" });
+  const replayOut = h("div", { "aria-live": "polite" });
+
+  const persist = () => save(key, { start, state: stateBox.value, log: logBox.value, seed: seed.value });
+
+  async function refresh() {
+    verdictOut.replaceChildren();
+    if (!stateBox.value.trim()) { status.replaceChildren(h("p", { class: "muted" }, t("needState"))); moves.replaceChildren(); return; }
+    try {
+      const state = parseJson(stateBox.value);
+      const listed = await api(route("legal-moves"), { state });
+      const turn = Number.isInteger(state.turn) ? state.turn : null;
+      const colour = turn !== null ? state.players?.[turn]?.colour : null;
+      status.replaceChildren(listed.result ? resultView(listed.result)
+        : h("p", {}, h("strong", {}, turn === null ? "" : colour ? t("turnOfColour", { n: turn + 1, colour }) : t("turnOf", { n: turn + 1 }))));
+      const all = listed.moves;
+      const list = (n) => h("ul", { class: "moves" }, all.slice(0, n).map((move) => h("li", {},
+        h("code", {}, JSON.stringify(move)),
+        h("button", { type: "button", "aria-label": `${t("use")}: ${JSON.stringify(move)}`, onclick: () => { moveBox.value = JSON.stringify(move, null, 1); moveBox.focus(); } }, t("use")))));
+      const more = all.length > MOVES_SHOWN && h("button", { type: "button", class: "quiet", onclick: () => { more.remove(); shown.replaceWith(list(all.length)); } }, t("showAll", { n: all.length }));
+      const shown = list(MOVES_SHOWN);
+      moves.replaceChildren(h("h2", {}, t("legalMoves")), all.length ? shown : h("p", {}, t("noLegalMoves")), more || "");
+      persist();
+    } catch (error) {
+      status.replaceChildren(errorBox(error));
+      moves.replaceChildren();
+    }
+  }
+
+  function setState(state, { fresh = false } = {}) {
+    stateBox.value = JSON.stringify(state, null, 1);
+    if (fresh) { start = state; logBox.value = "[]"; }
+    return refresh();
+  }
+
+  async function startGame() {
+    try {
+      const body = { players: Number(players.value), seed: Number(seed.value) || 0, ...(ruleset ? { options: { ruleset: ruleset.value } } : {}) };
+      const made = await api(route("setup"), body);
+      await setState(made.state, { fresh: true });
+    } catch (error) { status.replaceChildren(errorBox(error)); }
+  }
+
+  async function check() {
+    verdictOut.replaceChildren();
+    try {
+      const state = parseJson(stateBox.value);
+      const move = parseJson(moveBox.value);
+      const verdict = await api(route("adjudicate"), { state, move, lang: API_LANG[ui] });
+      verdictOut.replaceChildren(verdictView(game, verdict, async () => {
+        const log = parseJson(logBox.value || "[]");
+        logBox.value = JSON.stringify([...log, move]);
+        moveBox.value = "";
+        await setState(verdict.state);
+      }));
+    } catch (error) { verdictOut.replaceChildren(errorBox(error)); }
+  }
+
+  async function replay() {
+    replayOut.replaceChildren();
+    try {
+      const pasted = parseJson(logBox.value || "[]");
+      const body = Array.isArray(pasted) ? { state: start ?? parseJson(stateBox.value), moves: pasted } : pasted;
+      const result = await api(route("replay"), { ...body, lang: API_LANG[ui] });
+      const bad = result.first_illegal;
+      replayOut.replaceChildren(bad
+        ? h("div", {}, h("p", {}, h("span", { class: "badge bad" }, t("firstIllegal", { i: bad.index + 1 }))),
+          h("code", {}, JSON.stringify(bad.move)), verdictView(game, bad.verdict),
+          h("button", { type: "button", onclick: async () => {
+            moveBox.value = JSON.stringify(bad.move, null, 1);
+            await setState(bad.state_before);
+            verdictOut.replaceChildren(verdictView(game, bad.verdict));
+            moveBox.focus();
+          } }, t("jump")))
+        : h("p", {}, h("span", { class: "badge ok" }, t("allLegal", { n: result.checked }))));
+    } catch (error) { replayOut.replaceChildren(errorBox(error)); }
+  }
+
+  const view = [
+    h("section", { class: "panel" }, h("h2", {}, t("startGame")),
+      h("div", { class: "fields" }, field(t("playersCount"), players), field(t("seed"), seed), ruleset && field(t("ruleset"), ruleset),
+        h("button", { type: "button", onclick: startGame }, t("start")))),
+    h("section", { class: "panel" }, h("h2", {}, h("label", { for: "state" }, t("state"))),
+      h("p", { class: "meta" }, t("pasteState")), stateBox,
+      h("p", {}, h("button", { type: "button", class: "quiet", onclick: () => { try { setState(parseJson(stateBox.value), { fresh: true }); } catch (error) { status.replaceChildren(errorBox(error)); } } }, t("loadState"))),
+      status, moves),
+    h("section", { class: "panel" }, h("h2", {}, h("label", { for: "move" }, t("yourMove"))), moveBox,
+      h("p", {}, h("button", { type: "button", onclick: check }, t("check"))), verdictOut),
+    h("section", { class: "panel" }, h("h2", {}, h("label", { for: "log" }, t("replayTitle"))),
+      h("p", { class: "meta" }, t("replayHint")), logBox,
+      h("p", {}, h("button", { type: "button", onclick: replay }, t("replay"))), replayOut),
+  ];
+  if (saved.state) { stateBox.value = saved.state; logBox.value = saved.log || "[]"; refresh(); } else { await startGame(); }
+  return view;
+}
+
+// ---------------------------------------------------------------- routing
+
+async function route() {
+  const [, section, id, tab, rest] = location.pathname.split("/").map(decodeURIComponent);
+  if (!section) return home();
+  const game = section === "games" && games.find((g) => g.id === id);
+  if (!game) return notFound();
+  await gamePage(game, ["chat", "rulebook", "dispute"].includes(tab) ? tab : "chat", rest);
+  openCited();
+}
+
+function translateShell() {
+  document.documentElement.lang = ui;
+  for (const el of document.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
+}
+
+async function boot() {
+  [STRINGS, games] = await Promise.all([api("/app/strings.json"), api("/v1/games").then((d) => d.games)]);
+  ui = pickLanguage(localStorage.getItem("referee.ui"), navigator.languages || [navigator.language]);
+  const picker = document.getElementById("ui-lang");
+  picker.replaceChildren(...UI_LANGS.map(([code, name]) => h("option", { value: code, lang: code, selected: code === ui }, name)));
+  picker.addEventListener("change", () => {
+    ui = picker.value;
+    localStorage.setItem("referee.ui", ui);
+    translateShell();
+    route();
+  });
+  document.addEventListener("click", (event) => {
+    const link = event.target.closest("a[href]");
+    if (!link || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) return;
+    const url = new URL(link.href);
+    if (url.origin !== location.origin || url.pathname.startsWith("/v1") || url.pathname.startsWith("/docs")) return;
+    event.preventDefault();
+    const samePage = url.pathname === location.pathname;
+    history.pushState(null, "", url);
+    if (samePage && url.hash) { openCited(); return; }
+    route().then(() => { if (!url.hash) { window.scrollTo(0, 0); main().focus({ preventScroll: true }); } });
+  });
+  window.addEventListener("popstate", route);
+  translateShell();
+  await route();
+}
+
+boot().catch((error) => main().replaceChildren(errorBox(error)));
