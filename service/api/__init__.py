@@ -57,9 +57,9 @@ class Blueprint(flask_smorest.Blueprint):
 
 
 def _nullable(field, ret) -> dict:
-    """A field that may be null, for OpenAPI 3.0: ``nullable`` beside its schema, never a second branch.
+    """Mark a field that may be null; ``_null_as_a_branch`` writes it in OpenAPI 3.1's form.
 
-    apispec writes a nullable nested schema as ``anyOf: [{type: object, nullable: true}, {$ref}]``,
+    apispec would write a nullable nested schema as ``anyOf: [{type: object, nullable: true}, {$ref}]``,
     whose first branch admits any object at all: validators and fuzzers then accept states that
     are not states, and client generators take the empty branch.
     """
@@ -70,6 +70,34 @@ def _nullable(field, ret) -> dict:
     return {"nullable": True}
 
 
+_OUTER = ("description", "default", "example", "examples", "deprecated", "readOnly", "writeOnly")
+
+
+def _null_as_a_branch(node):
+    """OpenAPI 3.1 for every schema marked nullable, in the forms client generators honour:
+    a schema that refers to another becomes ``anyOf: [{$ref}, {type: null}]``; an enum becomes
+    ``anyOf: [{enum without null}, {type: null}]``; any other type becomes ``type: [type, "null"]``."""
+    if isinstance(node, list):
+        return [_null_as_a_branch(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    node = {key: _null_as_a_branch(value) for key, value in node.items()}
+    if not node.pop("nullable", False):
+        return node
+    outer = {key: node.pop(key) for key in _OUTER if key in node}
+    refs = node.get("allOf") or node.get("oneOf") or []
+    if len(refs) == 1 and "$ref" in refs[0]:
+        return {**outer, "anyOf": [refs[0], {"type": "null"}]}
+    if "oneOf" in node:
+        return {**outer, "anyOf": [*node["oneOf"], {"type": "null"}]}
+    if "enum" in node:
+        node["enum"] = [value for value in node["enum"] if value is not None]
+        return {**outer, "anyOf": [node, {"type": "null"}]}
+    if "type" in node:
+        node["type"] = [node["type"], "null"]
+    return {**outer, **node}
+
+
 class Api(flask_smorest.Api):
     ERROR_SCHEMA = ProblemOut
 
@@ -78,6 +106,8 @@ class Api(flask_smorest.Api):
         functions = self.ma_plugin.converter.attribute_functions
         at = next(i for i, f in enumerate(functions) if f.__name__ == "field2nullable")
         functions[at] = _nullable
+        written = self.spec.to_dict
+        self.spec.to_dict = lambda: _null_as_a_branch(written())
 
     def _register_error_handlers(self):
         errors.register(self._app)
