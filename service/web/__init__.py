@@ -62,10 +62,24 @@ def strings() -> dict[str, dict[str, str]]:
     strings.src.json, and Traditional Chinese converted from the Simplified by OpenCC (Taiwan
     standard with its phrases), so the two scripts never drift apart."""
     import opencc
+    import yaml
+
+    from indexer.build import DEFAULT_CORPUS
 
     table = json.loads((STATIC / "strings.src.json").read_text(encoding="utf-8"))
     to_traditional = opencc.OpenCC("s2twp")
     table["zh-Hant"] = {key: to_traditional.convert(text) for key, text in table["zh-Hans"].items()}
+    # The games' names as games.yaml gives them; Chinese ones are written in Traditional script,
+    # so the Simplified interface gets them converted.
+    to_simplified = opencc.OpenCC("t2s")
+    games = yaml.safe_load((Path(DEFAULT_CORPUS) / "games.yaml").read_text(encoding="utf-8"))["games"]
+    for game in games:
+        names = game["names"]
+        for lang in ("en", "fr", "de"):
+            table[lang][f"game.{game['id']}"] = names.get(lang) or names["en"]
+        chinese = names.get("zh") or names["en"]
+        table["zh-Hant"][f"game.{game['id']}"] = chinese
+        table["zh-Hans"][f"game.{game['id']}"] = to_simplified.convert(chinese)
     return table
 
 
@@ -75,6 +89,22 @@ def strings_json():
     response.cache_control.no_cache = True
     response.add_etag()
     return response.make_conditional(flask.request)
+
+
+API_PATHS = ("/v1/", "/healthz", "/openapi.json", "/docs", "/app/")
+
+
+@blp.app_errorhandler(404)
+def not_found(error):
+    """A browser that opens an unknown page gets the app's own "not found" page, in its language;
+    API clients (and anything that does not prefer HTML) get problem+json as everywhere else."""
+    from service import errors
+
+    wants_html = flask.request.accept_mimetypes.best_match(
+        [errors.PROBLEM_JSON, "application/json", "text/html"]) == "text/html"
+    if flask.request.method == "GET" and wants_html and not flask.request.path.startswith(API_PATHS):
+        return protect(_shell(404))
+    return errors.handle_http_exception(error)
 
 
 @blp.after_request

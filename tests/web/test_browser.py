@@ -93,11 +93,20 @@ def test_the_rulebook_has_contents_search_and_a_side_by_side_view(open_page):
     assert page.locator("details.toc li").count() >= 5
     total = page.locator(".passage").count()
     page.fill("#rulebook-search", "four")
+    page.wait_for_load_state("networkidle")
     shown = page.locator(".passage:not(.hidden)")
     assert 0 < shown.count() < total
-    for text in shown.evaluate_all("els => els.map(e => e.dataset.text.toLowerCase())"):
-        assert "four" in text
+    texts = page.locator(".passage").evaluate_all("els => els.map(e => [e.dataset.text.toLowerCase(), !e.classList.contains('hidden')])")
+    assert all(visible for text, visible in texts if "four" in text), "every passage that says it is shown"
+    assert page.locator(".passage:not(.hidden) mark").first.inner_text().lower() == "four"
     assert page.get_by_role("status").first.inner_text() == ENGLISH["matches"].format(n=shown.count())
+
+    page.fill("#rulebook-search", "oven")  # English, in the French rulebook: Referee's search finds "four"
+    page.wait_for_function("document.querySelector('[role=status]').textContent.length > 0 && "
+                           "document.querySelectorAll('.passage:not(.hidden)').length > 0")
+    page.wait_for_load_state("networkidle")
+    found = page.locator(".passage:not(.hidden)").evaluate_all("els => els.map(e => e.dataset.text.toLowerCase())")
+    assert found and any("four" in text for text in found)
 
     page.get_by_role("link", name=re.compile(ENGLISH["sideBySide"])).click()
     page.wait_for_selector(".pair")
@@ -112,10 +121,11 @@ def test_the_rulebook_has_contents_search_and_a_side_by_side_view(open_page):
 def _visible_english(page) -> list[str]:
     """English interface strings still visible on the page (or in a placeholder)."""
     # Not interface strings: the asker's own question, the rulebooks' words and Referee's words in
-    # the asker's language (each marked with its language), JSON, the language picker's endonyms.
+    # the asker's language (each marked with its language), JSON and moves in the engines' own
+    # vocabulary, the language picker's endonyms.
     text = page.evaluate("""() => {
         const body = document.body.cloneNode(true);
-        body.querySelectorAll('main [lang], .q, code, textarea, #ui-lang').forEach(e => e.remove());
+        body.querySelectorAll('main [lang], .q, code, .move, textarea, #ui-lang').forEach(e => e.remove());
         document.body.append(body); body.style.position = 'absolute';
         const text = body.innerText + ' ' + [...body.querySelectorAll('[placeholder]')].map(e => e.placeholder).join(' ');
         body.remove();
@@ -172,7 +182,7 @@ def _start(page, game: str, players: int = 3, seed: int = 7) -> dict:
 def test_the_dispute_page_shows_an_illegal_moves_violation_with_its_quote(open_page, client):
     page = open_page("/games/moemmen/dispute")
     state = _start(page, "moemmen")
-    assert page.get_by_role("status").first.inner_text() == ENGLISH["turnOf"].format(n=state["turn"] + 1)
+    assert page.get_by_role("status").first.locator("strong").inner_text() == ENGLISH["turnOf"].format(n=state["turn"] + 1)
     hand = state["players"][state["turn"]]["hand"]
     not_in_hand = next(card for card in state["cards"] if card not in hand and card not in state["table"])
     page.fill("#move", json.dumps({"kind": "swap", "give": not_in_hand, "take": state["table"][0]}))
@@ -213,14 +223,39 @@ def test_a_legal_move_is_played_and_a_replayed_log_jumps_to_its_first_illegal_mo
     assert json.loads(page.input_value("#move")) == {"kind": "pass"}
 
 
-def test_an_unknown_game_is_a_404_page_with_a_way_back(open_page, base_url):
-    page = open_page("/")
-    response = page.goto(base_url + "/games/chess/chat")
+@pytest.mark.parametrize("path", ["/games/chess/chat", "/nowhere", "/games/mamma-mia/scores"])
+def test_an_unknown_page_is_a_404_page_in_the_interface_language_with_a_way_back(open_page, base_url, path):
+    page = open_page("/", locale="fr-FR")
+    response = page.goto(base_url + path)
     assert response.status == 404
     page.wait_for_selector("main h1")
-    assert page.locator("h1").inner_text() == ENGLISH["noGame"]
-    page.get_by_role("link", name=ENGLISH["backHome"]).click()
+    assert page.locator("h1").inner_text() == strings()["fr"]["noGame"]
+    page.get_by_role("link", name=strings()["fr"]["backHome"]).click()
     page.wait_for_selector(".card")
+
+
+def test_a_refusal_without_close_passages_shows_nothing_stray(open_page):
+    page = open_page("/games/moemmen/chat")
+    turn = ask(page, "What's the weather tomorrow?")
+    assert turn.locator(".badge").inner_text() == ENGLISH["notInRulebooks"]
+    lines = [line.strip() for line in turn.locator(".a").inner_text().split("\n") if line.strip()]
+    assert all(not line.isdigit() for line in lines), lines
+
+
+def test_an_impossible_state_gets_a_headline_in_the_interface_language(open_page):
+    page = open_page("/games/mamma-mia/dispute", locale="de-DE")
+    page.wait_for_selector(".moves")
+    state = json.loads(page.input_value("#state"))
+    page.fill("#state", json.dumps({**state, "turn": 9}))  # a player who is not at the table
+    page.get_by_role("button", name=strings()["de"]["loadState"]).click()
+    error = page.locator(".error")
+    error.wait_for()
+    assert error.locator("strong").inner_text() == strings()["de"]["error.422"]
+    error.locator("summary").click()
+    assert "turn" in error.locator("details").inner_text(), "the broken field is named under the headline"
+    page.fill("#move", "{kind: pass")
+    page.get_by_role("button", name=strings()["de"]["check"]).click()
+    assert page.locator(".verdict .error strong").inner_text() == strings()["de"]["badJson"]
 
 
 def _visit_every_page(open_page, dark: bool = False):

@@ -37,6 +37,16 @@ def test_an_unknown_game_is_a_404_page_not_an_api_error(client, path):
     assert response.mimetype == "text/html"
 
 
+@pytest.mark.parametrize("path", ["/nowhere", "/games/mamma-mia/scores"])
+def test_a_browser_on_an_unknown_page_gets_the_app_and_an_api_client_gets_a_problem(client, path):
+    page = client.get(path, headers={"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"})
+    assert page.status_code == 404 and page.mimetype == "text/html"
+    for accept in ("*/*", "application/json"):
+        problem = client.get(path, headers={"Accept": accept})
+        assert problem.status_code == 404 and problem.mimetype == "application/problem+json"
+    assert client.get("/v1/nothing", headers={"Accept": "text/html"}).mimetype == "application/problem+json"
+
+
 def test_assets_are_served_and_missing_ones_are_404(client):
     assert client.get("/app/app.js").mimetype in ("text/javascript", "application/javascript")
     assert client.get("/app/app.css").mimetype == "text/css"

@@ -47,8 +47,7 @@ function h(tag, attrs = {}, ...children) {
 
 class Problem extends Error {
   constructor(problem) {
-    const fields = problem.errors ? " " + JSON.stringify(problem.errors) : "";
-    super((problem.detail || problem.title || "error") + fields);
+    super(problem.detail || problem.title || "error");
     this.problem = problem;
   }
 }
@@ -63,7 +62,7 @@ async function api(path, body) {
       body: body ? JSON.stringify(body) : undefined,
     });
   } catch {
-    throw new Problem({ detail: t("offline") });
+    throw new Problem({ headline: t("offline"), detail: path });
   }
   const data = await response.json().catch(() => ({ detail: response.statusText }));
   if (!response.ok) throw new Problem(data);
@@ -72,7 +71,7 @@ async function api(path, body) {
 }
 
 const langName = (code) => t(`lang.${code}`);
-const gameName = (game) => game.names[API_LANG[ui]] || game.names.en || game.id;
+const gameName = (game) => STRINGS[ui]?.[`game.${game.id}`] || game.names[API_LANG[ui]] || game.names.en || game.id;
 
 function rulebookHref(game, lang, passageId, quote) {
   const mark = quote ? `?mark=${encodeURIComponent(quote)}` : "";
@@ -111,8 +110,18 @@ function save(key, value) {
   try { localStorage.setItem(key, JSON.stringify(value)); } catch { /* storage full or off: keep going */ }
 }
 
+// A headline in the interface language; the API's own words (English) folded away beneath it.
+const HEADLINES = { 400: "error.400", 404: "error.404", 413: "error.413", 422: "error.422" };
+
 function errorBox(error) {
-  return h("p", { class: "error", role: "alert" }, error.message);
+  const problem = error.problem || {};
+  const headline = problem.headline || (HEADLINES[problem.status] ? t(HEADLINES[problem.status]) : null);
+  if (!headline) return h("p", { class: "error", role: "alert" }, error.message);
+  const fields = problem.errors ? Object.entries(problem.errors).map(([field, messages]) =>
+    h("li", {}, h("code", {}, field), " ", [].concat(messages).map(String).filter((m, i, all) => all.indexOf(m) === i).join(" "))) : [];
+  return h("div", { class: "error", role: "alert" }, h("p", {}, h("strong", {}, headline)),
+    h("details", {}, h("summary", {}, t("details")), h("p", { lang: "en" }, error.message),
+      fields.length > 0 && h("ul", { lang: "en" }, fields.slice(0, 12))));
 }
 
 // ---------------------------------------------------------------- pages
@@ -133,7 +142,7 @@ async function home() {
     ];
     return h("li", { class: "card" },
       h("h2", {}, gameName(game)),
-      h("p", { class: "meta" }, t("rulebooksIn", { langs: game.rulebooks.map(langName).join(", ") })),
+      h("p", { class: "meta" }, t("rulebooksIn", { langs: new Intl.ListFormat(ui).format(game.rulebooks.map(langName)) })),
       game.players && h("p", { class: "meta" }, t("players", game.players)),
       h("nav", { class: "actions", "aria-label": `${gameName(game)}: ${t("offers")}` }, offers));
   });
@@ -177,7 +186,7 @@ function answerView(game, reply, ask) {
       h("p", { class: "meta" }, t("fromRulebook", { section: answer.section, lang: langName(answer.lang) }), " · ",
         h("a", { href: rulebookHref(game, answer.lang, answer.passage_id, answer.text) }, t("openInRulebook"))));
   } else {
-    parts.push(h("p", {}, h("span", { class: "badge" }, t("notInRulebooks"))), reply.citations.length && h("p", { class: "meta" }, t("closest")));
+    parts.push(h("p", {}, h("span", { class: "badge" }, t("notInRulebooks"))), reply.citations.length > 0 && h("p", { class: "meta" }, t("closest")));
     for (const c of reply.citations) {
       parts.push(h("blockquote", { lang: c.lang }, c.quote),
         h("p", { class: "meta" }, citationLink(game, c, t("fromRulebook", { section: c.section, lang: langName(c.lang) }))));
@@ -243,7 +252,7 @@ async function chat(game) {
   for (const turn of turns) log.append(turnView(game, turn, ask));
   const suggestions = (t(`suggest.${game.id}`) || "").split("\n").filter((q) => q && !q.startsWith("suggest."));
   const empty = h("div", {}, h("p", { class: "muted" }, t("emptyChat")),
-    suggestions.length && h("h2", {}, t("suggested")),
+    suggestions.length > 0 && h("h2", {}, t("suggested")),
     h("ul", { class: "suggestions" }, suggestions.map((q) => h("li", {}, h("button", { type: "button", onclick: () => ask(q) }, q)))));
   const form = h("form", { class: "ask-form", onsubmit: (event) => { event.preventDefault(); ask(input.value); } }, input, button);
   const clear = h("button", { type: "button", class: "quiet", onclick: () => {
@@ -260,7 +269,7 @@ function passageView(passage, disputes) {
   const dispute = disputes.get(passage.id);
   return h("div", { class: `passage${dispute ? " disputed" : ""}`, id: passage.id, tabindex: "-1", "data-text": passage.text },
     h("span", { class: "kind" }, t(`kind.${passage.kind}`), dispute && " · ",
-      dispute && h("a", { href: dispute.href }, `${t("disagreement")}: ${dispute.topic[API_LANG[ui]] || dispute.topic.en}`)),
+      dispute && h("a", { href: dispute.href }, `${t("disagreement")}${t("colon")}${dispute.topic[API_LANG[ui]] || dispute.topic.en}`)),
     h("span", { class: "text", lang: passage.lang }, passage.text));
 }
 
@@ -269,6 +278,14 @@ function sectionView(book, section, disputes) {
   return h("section", { class: "section", id: `${book.lang}:${section.anchor}` },
     h(`h${level}`, { lang: book.lang }, section.title),
     section.passages.map((p) => passageView({ ...p, lang: book.lang }, disputes)));
+}
+
+// "French", "Chinese (1)", "Chinese (2)": a side's language, numbered when a text has several sides.
+function sideLabel(disagreement, index) {
+  const lang = disagreement.sides[index].lang;
+  const same = disagreement.sides.filter((side) => side.lang === lang);
+  if (same.length === 1) return langName(lang);
+  return `${langName(lang)} (${disagreement.sides.slice(0, index + 1).filter((side) => side.lang === lang).length})`;
 }
 
 // Each disputed passage, with a link to the disagreement in the side-by-side view.
@@ -318,24 +335,39 @@ async function rulebook(game, rest) {
   const recorded = (detail.disagreements || []).length && books.length > 1
     ? h("section", { class: "note" }, h("h2", {}, t("recordedDisagreements")),
       h("ul", {}, detail.disagreements.map((d) => h("li", { id: `d-${d.id}` },
-        h("strong", {}, d.topic[API_LANG[ui]] || d.topic.en), ": ", d.summary[API_LANG[ui]] || d.summary.en, " ",
-        d.sides.map((side) => [h("a", { href: `#${side.passage}` }, langName(side.lang)), " "])))))
+        h("strong", {}, d.topic[API_LANG[ui]] || d.topic.en), t("colon"), d.summary[API_LANG[ui]] || d.summary.en, " ",
+        d.sides.map((side, i) => [h("a", { href: `#${side.passage}` }, sideLabel(d, i)), " "])))))
     : "";
 
-  function filter() {
-    const needle = search.value.trim();
+  // Literal matches at once (accents and case folded); then Referee's own search, which also finds
+  // other scripts, other word forms and other languages' words ("oven" in the French text).
+  function show(needle, found) {
     let hits = 0;
     for (const el of body.querySelectorAll(".passage")) {
       const text = el.dataset.text;
-      const hit = !needle || fold(text).includes(fold(needle));
+      const literal = Boolean(needle) && fold(text).includes(fold(needle));
+      const hit = !needle || literal || found.has(el.id);
       el.classList.toggle("hidden", !hit);
-      el.querySelector(".text").replaceChildren(...(needle && hit ? marked(text, [needle]) : [text]));
+      el.querySelector(".text").replaceChildren(...(literal ? marked(text, [needle]) : [text]));
       hits += hit ? 1 : 0;
     }
     for (const section of body.querySelectorAll(".section")) {
       section.classList.toggle("hidden", Boolean(needle) && !section.querySelector(".passage:not(.hidden)"));
     }
     count.textContent = needle ? (hits ? t("matches", { n: hits }) : t("noMatch")) : "";
+  }
+  let pending = null;
+  function filter() {
+    const needle = search.value.trim();
+    show(needle, new Set());
+    clearTimeout(pending);
+    if (!needle) return;
+    pending = setTimeout(async () => {
+      try {
+        const found = await api(`/v1/search?${new URLSearchParams({ q: needle, game: game.id, limit: "10" })}`);
+        if (search.value.trim() === needle) show(needle, new Set(found.hits.map((hit) => hit.id)));
+      } catch { /* a question the search refuses: the literal matches stand */ }
+    }, 250);
   }
   search.addEventListener("input", filter);
   return [h("div", { class: "rb-tools" }, switcher, search), count, ...notes, recorded, toc, body];
@@ -357,15 +389,15 @@ function openCited() {
 // ---------------------------------------------------------------- dispute
 
 function parseJson(text) {
-  try { return JSON.parse(text); } catch (error) { throw new Problem({ detail: t("badJson", { detail: error.message }) }); }
+  try { return JSON.parse(text); } catch (error) { throw new Problem({ headline: t("badJson"), detail: error.message }); }
 }
 
 function verdictView(game, verdict, onApply) {
   const parts = [h("p", {}, h("span", { class: `badge ${verdict.legal ? "ok" : "bad"}` }, verdict.legal ? `✓ ${t("legal")}` : `✗ ${t("illegal")}`))];
   const violation = (v) => h("div", { class: "violation" },
     h("p", {}, h("strong", {}, v.message)),
-    h("p", { class: "meta" }, `${t("code")}: `, h("code", {}, v.code)),
-    v.interpretation && h("p", { class: "meta" }, `${t("interpretation")}: `, h("span", { lang: "en" }, v.interpretation)),
+    h("p", { class: "meta" }, `${t("code")}${t("colon")}`, h("code", {}, v.code)),
+    v.interpretation && h("p", { class: "meta" }, `${t("interpretation")}${t("colon")}`, h("span", { lang: "en" }, v.interpretation)),
     v.citations.map((c) => [h("blockquote", { lang: c.lang }, c.quote),
       h("p", { class: "meta" }, h("a", { href: rulebookHref(game, c.lang, c.passage_id, c.quote) }, `${t("openInRulebook")} (${langName(c.lang)})`))]));
   parts.push(...verdict.violations.map(violation));
@@ -375,11 +407,27 @@ function verdictView(game, verdict, onApply) {
   return h("div", {}, parts);
 }
 
+// A move or a hand as words: its kind first, then each field that says something, nested
+// objects as "name count" pairs. Engine vocabulary (kinds, card ids) stays as the engine writes it.
+function describe(value) {
+  if (value === null || value === undefined) return "";
+  if (Array.isArray(value)) return value.map(describe).filter(Boolean).join(", ");
+  if (typeof value !== "object") return String(value);
+  const parts = [];
+  for (const [key, inner] of Object.entries(value)) {
+    if (key === "kind") continue;
+    const text = describe(inner);
+    if (text === "" || text === "0" || text === "false") continue;
+    parts.push(typeof inner === "object" ? `${key}: ${text}` : `${key} ${text}`);
+  }
+  return [value.kind, parts.join(" · ")].filter(Boolean).join(" — ");
+}
+
 function resultView(result) {
   const names = result.winners.map((i) => t("player", { n: i + 1 })).join(", ");
   return h("div", {}, h("p", {}, h("strong", {}, t("gameOver")), " ", t("winners", { names })),
     h("h3", {}, t("standings")),
-    h("ol", {}, result.standings.map((s) => h("li", {}, `${t("player", { n: s.player + 1 })}${s.colour ? ` (${s.colour})` : ""}`,
+    h("ol", {}, result.standings.map((s) => h("li", {}, `${t("player", { n: s.player + 1 })}${s.colour ? ` (${t(`colour.${s.colour}`)})` : ""}`,
       h("span", { class: "meta" }, " ", Object.entries(s).filter(([k]) => !["player", "colour", "rank"].includes(k)).map(([k, v]) => `${k}: ${v}`).join(", "))))));
 }
 
@@ -395,7 +443,7 @@ async function dispute(game) {
   const players = h("select", { id: "players" });
   for (let n = adj.players[0]; n <= adj.players[1]; n++) players.append(h("option", { value: n, selected: n === 3 }, n));
   const seed = h("input", { type: "number", id: "seed", value: saved.seed ?? Math.floor(Math.random() * 10000), min: "0" });
-  const ruleset = adj.rulesets.length ? h("select", { id: "ruleset" }, adj.rulesets.map((r) => h("option", { value: r }, STRINGS.en[`lang.${r}`] ? langName(r) : r))) : null;
+  const ruleset = adj.rulesets.length ? h("select", { id: "ruleset" }, adj.rulesets.map((r) => h("option", { value: r }, STRINGS.en[`ruleset.${r}`] ? t(`ruleset.${r}`) : r))) : null;
   const stateBox = h("textarea", { id: "state", rows: "6", spellcheck: "false" });
   const moveBox = h("textarea", { id: "move", rows: "4", spellcheck: "false" });
   const logBox = h("textarea", { id: "log", rows: "4", spellcheck: "false" });
@@ -413,13 +461,15 @@ async function dispute(game) {
       const state = parseJson(stateBox.value);
       const listed = await api(route("legal-moves"), { state });
       const turn = Number.isInteger(state.turn) ? state.turn : null;
-      const colour = turn !== null ? state.players?.[turn]?.colour : null;
+      const player = turn !== null ? state.players?.[turn] : null;
+      const colour = player?.colour ? t(`colour.${player.colour}`) : null;
       status.replaceChildren(listed.result ? resultView(listed.result)
-        : h("p", {}, h("strong", {}, turn === null ? "" : colour ? t("turnOfColour", { n: turn + 1, colour }) : t("turnOf", { n: turn + 1 }))));
+        : h("div", {}, h("p", {}, h("strong", {}, turn === null ? "" : colour ? t("turnOfColour", { n: turn + 1, colour }) : t("turnOf", { n: turn + 1 }))),
+          player?.hand && h("p", { class: "meta" }, `${t("hand")}${t("colon")}`, h("span", { class: "move", translate: "no" }, describe(player.hand)))));
       const all = listed.moves;
       const list = (n) => h("ul", { class: "moves" }, all.slice(0, n).map((move) => h("li", {},
-        h("code", {}, JSON.stringify(move)),
-        h("button", { type: "button", "aria-label": `${t("use")}: ${JSON.stringify(move)}`, onclick: () => { moveBox.value = JSON.stringify(move, null, 1); moveBox.focus(); } }, t("use")))));
+        h("span", { class: "move", translate: "no" }, describe(move)),
+        h("button", { type: "button", "aria-label": `${t("use")}: ${describe(move)}`, onclick: () => { moveBox.value = JSON.stringify(move, null, 1); moveBox.focus(); } }, t("use")))));
       const more = all.length > MOVES_SHOWN && h("button", { type: "button", class: "quiet", onclick: () => { more.remove(); shown.replaceWith(list(all.length)); } }, t("showAll", { n: all.length }));
       const shown = list(MOVES_SHOWN);
       moves.replaceChildren(h("h2", {}, t("legalMoves")), all.length ? shown : h("p", {}, t("noLegalMoves")), more || "");
@@ -468,7 +518,7 @@ async function dispute(game) {
       const bad = result.first_illegal;
       replayOut.replaceChildren(bad
         ? h("div", {}, h("p", {}, h("span", { class: "badge bad" }, t("firstIllegal", { i: bad.index + 1 }))),
-          h("code", {}, JSON.stringify(bad.move)), verdictView(game, bad.verdict),
+          h("p", { class: "move", translate: "no" }, describe(bad.move)), verdictView(game, bad.verdict),
           h("button", { type: "button", onclick: async () => {
             moveBox.value = JSON.stringify(bad.move, null, 1);
             await setState(bad.state_before);
@@ -503,8 +553,9 @@ async function route() {
   const [, section, id, tab, rest] = location.pathname.split("/").map(decodeURIComponent);
   if (!section) return home();
   const game = section === "games" && games.find((g) => g.id === id);
-  if (!game) return notFound();
-  await gamePage(game, ["chat", "rulebook", "dispute"].includes(tab) ? tab : "chat", rest);
+  const known = ["chat", "rulebook", "dispute"];
+  if (!game || (tab && !known.includes(tab)) || (rest && tab !== "rulebook")) return notFound();
+  await gamePage(game, tab || "chat", rest);
   openCited();
 }
 
