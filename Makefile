@@ -7,6 +7,8 @@ export REFEREE_INDEX ?= $(CURDIR)/var/index
 
 BROWSER ?= 1
 
+NODE_TOOLS := tests/clients
+
 .PHONY: run test browser index index-force bench eval fuzz openapi clean
 
 $(BIN)/python:
@@ -44,7 +46,15 @@ ifneq ($(BROWSER),0)
 	fi
 endif
 
-test: $(VENV)/.installed browser
+# openapi-typescript and tsc for the generated-client test, pinned by tests/clients/package-lock.json.
+$(NODE_TOOLS)/node_modules/.installed: $(NODE_TOOLS)/package-lock.json
+	@if command -v npm >/dev/null; then \
+	  npm ci --prefix $(NODE_TOOLS) --no-audit --no-fund --loglevel=error && touch $@; \
+	else \
+	  echo "make: npm is missing, so the TypeScript client test will fail: install Node.js 20 or newer"; \
+	fi
+
+test: $(VENV)/.installed browser $(NODE_TOOLS)/node_modules/.installed
 	$(BIN)/python -m pytest $(if $(filter 0,$(BROWSER)),-m "not browser")
 
 bench: index browser

@@ -117,8 +117,21 @@ class RulebookOutlineOut(Schema):
     sections = fields.List(fields.Nested(OutlineSectionOut), required=True)
 
 
+class Alias(fields.String):
+    """The value of another key under a new name: a field renamed with its old name kept beside it
+    (marked deprecated) until the next API version."""
+
+    def __init__(self, source: str, **kwargs):
+        super().__init__(dump_only=True, **kwargs)
+        self.source = source
+
+    def serialize(self, attr, obj, accessor=None, **kwargs):
+        return super().serialize(self.source, obj, accessor, **kwargs)
+
+
 class DisagreementSideOut(Schema):
-    passage = fields.String(required=True, metadata={"description": "Passage id."})
+    passage_id = Alias(required=True, source="passage", metadata={"description": "The side's passage."})
+    passage = fields.String(required=True, metadata={"deprecated": True, "description": "The passage id under its old name: use passage_id (passage goes in v2)."})
     lang = _lang(required=True)
     quote = fields.String(required=True, metadata={"description": "The rulebook's exact words, inside the passage."})
 
@@ -144,7 +157,8 @@ class GameDetailOut(GameOut):
 
 
 class PassageBriefOut(Schema):
-    id = fields.String(required=True, metadata={"example": "mamma-mia.fr.oven.1"})
+    passage_id = Alias(required=True, source="id", metadata={"example": "mamma-mia.fr.oven.1"})
+    id = fields.String(required=True, metadata={"deprecated": True, "description": "The passage id under its old name: use passage_id (id goes in v2)."})
     kind = fields.String(required=True, validate=validate.OneOf(KINDS))
     text = fields.String(required=True)
 
@@ -164,7 +178,8 @@ class RulebookOut(Schema):
 
 
 class PassageOut(Schema):
-    id = fields.String(required=True, metadata={"example": "mamma-mia.fr.oven.1"})
+    passage_id = Alias(required=True, source="id", metadata={"example": "mamma-mia.fr.oven.1"})
+    id = fields.String(required=True, metadata={"deprecated": True, "description": "The passage id under its old name: use passage_id (id goes in v2)."})
     game = fields.String(required=True)
     lang = _lang(required=True)
     anchor = fields.String(required=True, metadata={"description": "Anchor of its section."})
@@ -217,7 +232,8 @@ class SearchQueryOut(Schema):
 
 
 class HitOut(Schema):
-    id = fields.String(required=True)
+    passage_id = Alias(required=True, source="id", metadata={"example": "mamma-mia.fr.oven.1"})
+    id = fields.String(required=True, metadata={"deprecated": True, "description": "The passage id under its old name: use passage_id (id goes in v2)."})
     game = fields.String(required=True)
     lang = _lang(required=True, metadata={"description": "The passage's language (not the asker's)."})
     section = fields.String(required=True)
@@ -268,7 +284,8 @@ class AnswerOut(Schema):
     section = fields.String(required=True)
     start = fields.Integer(required=True, metadata={"description": "Where text starts in passage (characters)."})
     end = fields.Integer(required=True, metadata={"description": "Where text ends in passage."})
-    passage = fields.String(required=True, metadata={"description": "The whole passage."})
+    passage_text = Alias(required=True, source="passage", metadata={"description": "The whole passage."})
+    passage = fields.String(required=True, metadata={"deprecated": True, "description": "The whole passage under its old name: use passage_text (passage goes in v2)."})
     marked = fields.String(required=True, metadata={"description": "The passage, HTML-escaped, with the answer in <mark>."})
 
 

@@ -1,8 +1,10 @@
 """Shared fixtures: one index built from the real corpus per test session, the app and a client."""
 
+import threading
 from pathlib import Path
 
 import pytest
+from werkzeug.serving import make_server
 
 from indexer.build import DEFAULT_CORPUS, build
 from service import create_app
@@ -32,3 +34,13 @@ def client(app):
 @pytest.fixture(scope="session")
 def library(app):
     return app.extensions["referee.librarian"].current()
+
+
+@pytest.fixture(scope="session")
+def base_url(app):
+    """The app served over a real socket on a free port, for browsers and generated clients."""
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()

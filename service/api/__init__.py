@@ -5,6 +5,7 @@ from __future__ import annotations
 import http
 
 import flask_smorest
+import marshmallow as ma
 from flask import current_app, g
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
@@ -52,6 +53,9 @@ class Parser(FlaskParser):
         return data
 
 
+TOO_LARGE = http.HTTPStatus(413).name  # the response every route with a body can give (over 256 KiB)
+
+
 class Blueprint(flask_smorest.Blueprint):
     ARGUMENTS_PARSER = Parser()
 
@@ -70,6 +74,18 @@ def _nullable(field, ret) -> dict:
     return {"nullable": True}
 
 
+def _refer_only(converter, field, ret, **kwargs) -> dict:
+    """A game's state or move (a plain dict when loaded, checked in the view) is documented as just
+    a reference to its game's schema. Beside ``type: object, additionalProperties: {}`` or inside
+    ``allOf``, generators intersect it with a free object or read it as a subtype, and lose the
+    move's discriminator."""
+    if isinstance(field, ma.fields.Dict) and len(ret.get("allOf", ())) == 1:
+        ret.pop("type", None)
+        ret.pop("additionalProperties", None)
+        ret["$ref"] = ret.pop("allOf")[0]["$ref"]  # OpenAPI 3.1 lets description sit beside $ref
+    return {}
+
+
 _OUTER = ("description", "default", "example", "examples", "deprecated", "readOnly", "writeOnly")
 
 
@@ -85,6 +101,8 @@ def _null_as_a_branch(node):
     if not node.pop("nullable", False):
         return node
     outer = {key: node.pop(key) for key in _OUTER if key in node}
+    if "$ref" in node:
+        return {**outer, "anyOf": [{"$ref": node["$ref"]}, {"type": "null"}]}
     refs = node.get("allOf") or node.get("oneOf") or []
     if len(refs) == 1 and "$ref" in refs[0]:
         return {**outer, "anyOf": [refs[0], {"type": "null"}]}
@@ -106,6 +124,7 @@ class Api(flask_smorest.Api):
         functions = self.ma_plugin.converter.attribute_functions
         at = next(i for i, f in enumerate(functions) if f.__name__ == "field2nullable")
         functions[at] = _nullable
+        self.ma_plugin.converter.add_attribute_function(_refer_only)
         written = self.spec.to_dict
         self.spec.to_dict = lambda: _null_as_a_branch(written())
 

@@ -7,7 +7,7 @@ import flask
 from flask_smorest import abort
 from marshmallow import ValidationError
 
-from service.api import Blueprint, library
+from service.api import TOO_LARGE, Blueprint, library
 from service.engines import ENGINES, InvalidMove, InvalidState, adjudicate, replay
 from service.schemas import GAME_SCHEMAS, SetupIn, game_schemas
 
@@ -46,13 +46,20 @@ def _unprocessable(state_field: str = "state", move_field: str = "move"):
 def _routes(game: str) -> None:
     """The four routes of one game, each documented with the game's own state and move schemas."""
     schemas = game_schemas(game)
+    name = "".join(word.title() for word in game.split("-"))  # MammaMia: operation ids
 
     @blp.route(f"/v1/games/{game}/setup", methods=["POST"], endpoint=f"{game}-setup")
     @blp.arguments(SetupIn, as_kwargs=True)
     @blp.response(200, schemas.state_out)
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+    @blp.alt_response(413, response=TOO_LARGE)
+    @blp.doc(operationId=f"setup{name}Game")
     def setup(players, seed, options):
-        """Set up a new game for a number of players, shuffled from the seed."""
+        """Set up a new game for a number of players, shuffled from the seed.
+
+        400 when players or seed is missing or not an integer; 422 when the game cannot be set up
+        that way (a player count outside the game's range, an unknown option).
+        """
         with _unprocessable(state_field=""):  # setup's fields are the request's own
             return {"state": ENGINES[game].setup(players, seed, options)}
 
@@ -60,8 +67,14 @@ def _routes(game: str) -> None:
     @blp.arguments(schemas.state_in, as_kwargs=True)
     @blp.response(200, schemas.legal_moves_out)
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+    @blp.alt_response(413, response=TOO_LARGE)
+    @blp.doc(operationId=f"list{name}LegalMoves")
     def legal_moves(state):
-        """List every legal move in a state, or the final result when the game is over."""
+        """List every legal move in a state, or the final result when the game is over.
+
+        400 when the state is malformed (a missing field, a wrong type); 422 when it is well formed
+        but impossible under the game's rules, naming the field and the broken invariant.
+        """
         engine = ENGINES[game]
         state = _load(game, 0, state, "state")
         with _unprocessable():
@@ -71,8 +84,15 @@ def _routes(game: str) -> None:
     @blp.arguments(schemas.adjudicate_in, as_kwargs=True, examples=_worked_examples(game))
     @blp.response(200, schemas.verdict_out)
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+    @blp.alt_response(413, response=TOO_LARGE)
+    @blp.doc(operationId=f"adjudicate{name}Move")
     def adjudicate_move(state, move, lang):
-        """Judge one move: legal with the state after it, or every rule it breaks, cited."""
+        """Judge one move: legal with the state after it, or every rule it breaks, cited.
+
+        An illegal move is a 200 with legal false and its violations, not an error. 400 when the
+        state or move is malformed (a missing field, a field the move's kind needs); 422 when the
+        state is impossible or the move's kind is unknown.
+        """
         state = _load(game, 0, state, "state")
         move = _load(game, 1, move, "move")
         with _unprocessable():
@@ -82,8 +102,14 @@ def _routes(game: str) -> None:
     @blp.arguments(schemas.replay_in, as_kwargs=True)
     @blp.response(200, schemas.replay_out)
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+    @blp.alt_response(413, response=TOO_LARGE)
+    @blp.doc(operationId=f"replay{name}Moves")
     def replay_moves(state, moves, lang):
-        """Check a whole sequence of moves and report the first illegal one with the state before it."""
+        """Check a whole sequence of moves and report the first illegal one with the state before it.
+
+        A log with an illegal move is a 200 naming it, not an error. 400 and 422 as for adjudicate,
+        with the move's position in the log (moves.3) in the field name.
+        """
         state = _load(game, 0, state, "state")
         moves = [_load(game, 1, m, f"moves.{i}") for i, m in enumerate(moves)]
         with _unprocessable(move_field="moves"):

@@ -53,6 +53,7 @@ def _rulebook_meta(game_id: str, lang: str) -> dict:
 
 @blp.route("/v1/games")
 @blp.response(200, GamesOut)
+@blp.doc(operationId="listGames")
 def list_games():
     """List the games with their names and rulebook languages."""
     return {"games": [_game(game_id) for game_id in library().games]}
@@ -61,6 +62,7 @@ def list_games():
 @blp.route("/v1/games/<game>")
 @blp.response(200, GameDetailOut)
 @blp.alt_response(404, response="NOT_FOUND")
+@blp.doc(operationId="getGame")
 def get_game(game):
     """One game with the outline of each rulebook and where its rulebooks disagree."""
     lib = library()
@@ -83,6 +85,7 @@ def get_game(game):
 @blp.route("/v1/rulebooks/<game>/<lang>")
 @blp.response(200, RulebookOut)
 @blp.alt_response(404, response="NOT_FOUND")
+@blp.doc(operationId="getRulebook")
 def get_rulebook(game, lang):
     """A whole rulebook: its sections in order, each with its passages."""
     lib = library()
@@ -97,6 +100,7 @@ def get_rulebook(game, lang):
 @blp.route("/v1/passages/<passage_id>")
 @blp.response(200, PassageOut)
 @blp.alt_response(404, response="NOT_FOUND")
+@blp.doc(operationId="getPassage")
 def get_passage(passage_id):
     """One passage, with its section and the rulebook's exact words."""
     passage = library().passages.get(passage_id)

@@ -6,6 +6,7 @@ blp = Blueprint("health", __name__, description="Is the service up and which ind
 
 @blp.route("/healthz")
 @blp.response(200, HealthOut)
+@blp.doc(operationId="getHealth")
 def healthz():
     """Report that the index is loaded."""
     lib = library()

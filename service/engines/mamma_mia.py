@@ -962,7 +962,7 @@ class MammaMiaOpening(Schema):
 class MammaMiaState(Schema):
     """The whole table of a Mamma Mia! game, as setup returns it."""
 
-    game = fields.String(metadata={"example": "mamma-mia"})
+    game = fields.String(validate=validate.Equal("mamma-mia"), metadata={"description": "The game, always \"mamma-mia\" (optional in a request)."})
     ruleset = fields.String(required=True, metadata={"description": "fr or zh: which text decides where they disagree."})
     seed = fields.Integer(strict=True, required=True)
     service = fields.Integer(strict=True, required=True, metadata={"description": "1 to 3."})

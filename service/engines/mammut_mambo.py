@@ -558,7 +558,7 @@ class MammutMamboLast(Schema):
 class MammutMamboState(Schema):
     """The table of a Mammut Mambo game between two moments of play."""
 
-    game = fields.String(metadata={"example": "mammut-mambo"})
+    game = fields.String(validate=validate.Equal("mammut-mambo"), metadata={"description": "The game, always \"mammut-mambo\" (optional in a request)."})
     seed = fields.Integer(strict=True, required=True)
     phase = fields.String(required=True, metadata={"description": "turn, dance (a gesture card was turned), hunt, or over."})
     turn = fields.Integer(strict=True, required=True)

@@ -559,7 +559,7 @@ class MoemmenCall(Schema):
 class MoemmenState(Schema):
     """A Mömmen table: hands, the table's 5 cards, the deck, and a Mömmen being answered."""
 
-    game = fields.String(metadata={"example": "moemmen"})
+    game = fields.String(validate=validate.Equal("moemmen"), metadata={"description": "The game, always \"moemmen\" (optional in a request)."})
     seed = fields.Integer(strict=True, required=True)
     round = fields.Integer(strict=True, required=True)
     phase = fields.String(required=True, metadata={"description": "play, mommen (being answered) or over."})

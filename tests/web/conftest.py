@@ -1,4 +1,5 @@
-"""The web app in a real browser: Referee served on a free port, Debian's Chromium driven by Playwright.
+"""The web app in a real browser: Referee served on a free port (base_url), Debian's Chromium
+driven by Playwright.
 
 Every page a test opens is watched: a request to another origin, a console error or an uncaught
 exception fails the test. Each test leaves a screenshot in var/screenshots/ (the test artefacts).
@@ -7,11 +8,9 @@ exception fails the test. Each test leaves a screenshot in var/screenshots/ (the
 from __future__ import annotations
 
 import re
-import threading
 from pathlib import Path
 
 import pytest
-from werkzeug.serving import make_server
 
 from benchmarks.browser import CHROMIUM_ARGS, PHONE, chromium_path
 
@@ -21,15 +20,6 @@ AXE = Path(__file__).resolve().parent / "vendor" / "axe-core" / "axe.min.js"
 INSTALL_HINT = ("The browser tests need Chromium. Install it with `apt-get install -y chromium` "
                 "(`make test` does this itself when run as root), set REFEREE_CHROMIUM to its path, "
                 "or leave these tests out with `make test BROWSER=0`.")
-
-
-@pytest.fixture(scope="session")
-def base_url(app):
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
 
 
 @pytest.fixture(scope="session")

@@ -180,7 +180,7 @@ function answerView(game, reply, ask) {
   }
   const answer = reply.answer;
   if (answer) {
-    const p = answer.passage;
+    const p = answer.passage_text;
     parts.push(
       h("blockquote", { lang: answer.lang }, p.slice(0, answer.start), h("mark", {}, p.slice(answer.start, answer.end)), p.slice(answer.end)),
       h("p", { class: "meta" }, t("fromRulebook", { section: answer.section, lang: langName(answer.lang) }), " · ",
@@ -199,7 +199,7 @@ function answerView(game, reply, ask) {
       h("p", { lang: reply.lang }, d.summary),
       h("div", { class: "sides" }, d.sides.map((side) => h("div", {},
         h("blockquote", { lang: side.lang }, side.quote),
-        h("p", { class: "meta" }, h("a", { href: rulebookHref(game, side.lang, side.passage, side.quote) }, langName(side.lang))))))));
+        h("p", { class: "meta" }, h("a", { href: rulebookHref(game, side.lang, side.passage_id, side.quote) }, langName(side.lang))))))));
   }
   const others = answer ? reply.citations.filter((c) => c.passage_id !== answer.passage_id) : [];
   if (others.length) {
@@ -266,8 +266,8 @@ async function chat(game) {
 // ---------------------------------------------------------------- rulebook
 
 function passageView(passage, disputes) {
-  const dispute = disputes.get(passage.id);
-  return h("div", { class: `passage${dispute ? " disputed" : ""}`, id: passage.id, tabindex: "-1", "data-text": passage.text },
+  const dispute = disputes.get(passage.passage_id);
+  return h("div", { class: `passage${dispute ? " disputed" : ""}`, id: passage.passage_id, tabindex: "-1", "data-text": passage.text },
     h("span", { class: "kind" }, t(`kind.${passage.kind}`), dispute && " · ",
       dispute && h("a", { href: dispute.href }, `${t("disagreement")}${t("colon")}${dispute.topic[API_LANG[ui]] || dispute.topic.en}`)),
     h("span", { class: "text", lang: passage.lang }, passage.text));
@@ -292,7 +292,7 @@ function sideLabel(disagreement, index) {
 function disputesOf(detail, pairHref) {
   const byPassage = new Map();
   for (const d of detail.disagreements || []) {
-    for (const side of d.sides) byPassage.set(side.passage, { ...d, href: `${pairHref}#d-${d.id}` });
+    for (const side of d.sides) byPassage.set(side.passage_id, { ...d, href: `${pairHref}#d-${d.id}` });
   }
   return byPassage;
 }
@@ -336,7 +336,7 @@ async function rulebook(game, rest) {
     ? h("section", { class: "note" }, h("h2", {}, t("recordedDisagreements")),
       h("ul", {}, detail.disagreements.map((d) => h("li", { id: `d-${d.id}` },
         h("strong", {}, d.topic[API_LANG[ui]] || d.topic.en), t("colon"), d.summary[API_LANG[ui]] || d.summary.en, " ",
-        d.sides.map((side, i) => [h("a", { href: `#${side.passage}` }, sideLabel(d, i)), " "])))))
+        d.sides.map((side, i) => [h("a", { href: `#${side.passage_id}` }, sideLabel(d, i)), " "])))))
     : "";
 
   // Literal matches at once (accents and case folded); then Referee's own search, which also finds
@@ -365,7 +365,7 @@ async function rulebook(game, rest) {
     pending = setTimeout(async () => {
       try {
         const found = await api(`/v1/search?${new URLSearchParams({ q: needle, game: game.id, limit: "10" })}`);
-        if (search.value.trim() === needle) show(needle, new Set(found.hits.map((hit) => hit.id)));
+        if (search.value.trim() === needle) show(needle, new Set(found.hits.map((hit) => hit.passage_id)));
       } catch { /* a question the search refuses: the literal matches stand */ }
     }, 250);
   }
