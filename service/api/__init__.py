@@ -79,6 +79,10 @@ def _refer_only(converter, field, ret, **kwargs) -> dict:
     a reference to its game's schema. Beside ``type: object, additionalProperties: {}`` or inside
     ``allOf``, generators intersect it with a free object or read it as a subtype, and lose the
     move's discriminator."""
+    if isinstance(field, ma.fields.Dict):  # a Length on a mapping counts its entries
+        for bound in ("min", "max"):
+            if f"{bound}Length" in ret:
+                ret[f"{bound}Properties"] = ret.pop(f"{bound}Length")
     if isinstance(field, ma.fields.Dict) and len(ret.get("allOf", ())) == 1:
         ret.pop("type", None)
         ret.pop("additionalProperties", None)

@@ -943,7 +943,7 @@ class MammaMiaPlayer(Schema):
 
 class MammaMiaOrder(Schema):
     colour = fields.String(required=True)
-    kind = fields.String(required=True, metadata={"description": "classic, bombastica, minimale or monotoni."})
+    kind = fields.String(required=True, validate=validate.OneOf(ORDER_KINDS), metadata={"description": "classic, bombastica, minimale or monotoni."})
     recipe = _Counts(metadata={"description": "A classic order's ingredients (not given by the rulebooks: carried by the state)."})
     ingredient = fields.String(metadata={"description": "The ingredient pictured on a Minimale or Monotoni."})
 
@@ -963,10 +963,10 @@ class MammaMiaState(Schema):
     """The whole table of a Mamma Mia! game, as setup returns it."""
 
     game = fields.String(validate=validate.Equal("mamma-mia"), metadata={"description": "The game, always \"mamma-mia\" (optional in a request)."})
-    ruleset = fields.String(required=True, metadata={"description": "fr or zh: which text decides where they disagree."})
+    ruleset = fields.String(required=True, validate=validate.OneOf(RULESETS), metadata={"description": "fr or zh: which text decides where they disagree."})
     seed = fields.Integer(strict=True, required=True)
     service = fields.Integer(strict=True, required=True, metadata={"description": "1 to 3."})
-    phase = fields.String(required=True, metadata={"description": "play, oven (being opened) or over."})
+    phase = fields.String(required=True, validate=validate.OneOf(PHASES), metadata={"description": "play, oven (being opened) or over."})
     turn = fields.Integer(strict=True, required=True, metadata={"description": "Index of the player to play."})
     players = fields.List(fields.Nested(MammaMiaPlayer), required=True, validate=validate.Length(min=1, max=10))
     orders = fields.Dict(keys=fields.String(), values=fields.Nested(MammaMiaOrder), required=True,

@@ -560,7 +560,7 @@ class MammutMamboState(Schema):
 
     game = fields.String(validate=validate.Equal("mammut-mambo"), metadata={"description": "The game, always \"mammut-mambo\" (optional in a request)."})
     seed = fields.Integer(strict=True, required=True)
-    phase = fields.String(required=True, metadata={"description": "turn, dance (a gesture card was turned), hunt, or over."})
+    phase = fields.String(required=True, validate=validate.OneOf(PHASES), metadata={"description": "turn, dance (a gesture card was turned), hunt, or over."})
     turn = fields.Integer(strict=True, required=True)
     tribal_leader = fields.Integer(strict=True, required=True)
     hunts = fields.Integer(strict=True, required=True, metadata={"description": "Hunts so far: the Stone Age stone's place (0 to 7)."})

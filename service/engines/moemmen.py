@@ -541,7 +541,7 @@ class Moemmen(BaseEngine):
 # ---- states and moves: their shape only (the engine checks the game's invariants) ---------------
 
 class MoemmenCard(Schema):
-    kind = fields.String(required=True, metadata={"description": "plus, minus, tim or benny."})
+    kind = fields.String(required=True, validate=validate.OneOf(KINDS), metadata={"description": "plus, minus, tim or benny."})
     colour = fields.String(metadata={"description": "Plus and minus cards' colour."})
     value = fields.Integer(strict=True, required=True, metadata={"description": "Points: plus cards 1 or more, minus cards -1 or less."})
 
@@ -562,7 +562,7 @@ class MoemmenState(Schema):
     game = fields.String(validate=validate.Equal("moemmen"), metadata={"description": "The game, always \"moemmen\" (optional in a request)."})
     seed = fields.Integer(strict=True, required=True)
     round = fields.Integer(strict=True, required=True)
-    phase = fields.String(required=True, metadata={"description": "play, mommen (being answered) or over."})
+    phase = fields.String(required=True, validate=validate.OneOf(PHASES), metadata={"description": "play, mommen (being answered) or over."})
     turn = fields.Integer(strict=True, required=True)
     starter = fields.Integer(strict=True, required=True, metadata={"description": "Who began this round."})
     cards = fields.Dict(keys=fields.String(), values=fields.Nested(MoemmenCard), required=True, validate=validate.Length(max=200),
@@ -577,7 +577,7 @@ class MoemmenState(Schema):
     history = fields.List(fields.Dict(), required=True, metadata={"description": "Each round's scores."})
     winners = fields.List(fields.Integer(strict=True), required=True)
     deck_label = fields.String(metadata={"description": "Present when the cards are Referee's default deck."})
-    ruleset = fields.String(metadata={"description": "round-of-turns (the default when absent) or scoring-round: "
+    ruleset = fields.String(validate=validate.OneOf(RULESETS), metadata={"description": "round-of-turns (the default when absent) or scoring-round: "
                                                      "what \"once per round\" limits the swap to."})
     swapped = fields.List(fields.Integer(strict=True), validate=validate.Length(max=10),
                           metadata={"description": "Players who swapped with the table this scoring round."})
