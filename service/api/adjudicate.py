@@ -22,6 +22,21 @@ def _worked_examples(game: str) -> dict:
     }
 
 
+def _response_examples(game: str) -> dict:
+    """What each route answers, computed by the game's engine on a seeded game: a set-up state, its
+    first legal moves, the verdict on a worked example and a replay of it (responses the client
+    generators and /docs show)."""
+    engine = ENGINES[game]
+    state = engine.setup(max(engine.players[0], 3), 1, {})
+    _, _, example_state, example_move = engine.examples()[0]
+    return {
+        "setup": {"state": state},
+        "legal-moves": {"moves": engine.legal_moves(state)[:3], "result": engine.result(state)},
+        "adjudicate": adjudicate(engine, example_state, example_move, "en"),
+        "replay": replay(engine, example_state, [example_move], "en"),
+    }
+
+
 def _load(game: str, which: int, value, field: str) -> dict:
     """Check a state (which=0) or a move (which=1) against the game's schema: shape errors are 400."""
     try:
@@ -47,10 +62,11 @@ def _routes(game: str) -> None:
     """The four routes of one game, each documented with the game's own state and move schemas."""
     schemas = game_schemas(game)
     name = "".join(word.title() for word in game.split("-"))  # MammaMia: operation ids
+    answers = _response_examples(game)
 
     @blp.route(f"/v1/games/{game}/setup", methods=["POST"], endpoint=f"{game}-setup")
     @blp.arguments(SetupIn, as_kwargs=True)
-    @blp.response(200, schemas.state_out)
+    @blp.response(200, schemas.state_out, example=answers["setup"])
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
     @blp.alt_response(413, response=TOO_LARGE)
     @blp.doc(operationId=f"setup{name}Game")
@@ -65,7 +81,7 @@ def _routes(game: str) -> None:
 
     @blp.route(f"/v1/games/{game}/legal-moves", methods=["POST"], endpoint=f"{game}-legal-moves")
     @blp.arguments(schemas.state_in, as_kwargs=True)
-    @blp.response(200, schemas.legal_moves_out)
+    @blp.response(200, schemas.legal_moves_out, example=answers["legal-moves"])
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
     @blp.alt_response(413, response=TOO_LARGE)
     @blp.doc(operationId=f"list{name}LegalMoves")
@@ -82,7 +98,7 @@ def _routes(game: str) -> None:
 
     @blp.route(f"/v1/games/{game}/adjudicate", methods=["POST"], endpoint=f"{game}-adjudicate")
     @blp.arguments(schemas.adjudicate_in, as_kwargs=True, examples=_worked_examples(game))
-    @blp.response(200, schemas.verdict_out)
+    @blp.response(200, schemas.verdict_out, example=answers["adjudicate"])
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
     @blp.alt_response(413, response=TOO_LARGE)
     @blp.doc(operationId=f"adjudicate{name}Move")
@@ -100,7 +116,7 @@ def _routes(game: str) -> None:
 
     @blp.route(f"/v1/games/{game}/replay", methods=["POST"], endpoint=f"{game}-replay")
     @blp.arguments(schemas.replay_in, as_kwargs=True)
-    @blp.response(200, schemas.replay_out)
+    @blp.response(200, schemas.replay_out, example=answers["replay"])
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
     @blp.alt_response(413, response=TOO_LARGE)
     @blp.doc(operationId=f"replay{name}Moves")
