@@ -41,6 +41,12 @@ def home():
     return _shell()
 
 
+@blp.get("/favicon.ico")
+def favicon():
+    """Browsers ask for it on every page, /docs included."""
+    return flask.send_from_directory(STATIC, "icon.svg", mimetype="image/svg+xml", max_age=86400)
+
+
 @blp.get("/games/<game>")
 def game_page(game):
     """A game opens on its Chat tab."""

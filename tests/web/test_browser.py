@@ -308,3 +308,11 @@ def test_a_game_page_first_load_transfers_under_150_kb(open_page):
     transferred = page.evaluate("""() => performance.getEntriesByType('navigation')[0].transferSize +
         performance.getEntriesByType('resource').reduce((sum, r) => sum + r.transferSize, 0)""")
     assert 0 < transferred < 150 * 1024, transferred
+
+
+def test_the_api_documentation_page_renders_the_openapi_31_description(open_page):
+    page = open_page("/docs")
+    page.wait_for_selector(".swagger-ui .info .title")
+    assert "Referee" in page.locator(".swagger-ui .info .title").inner_text()
+    assert "Unable to render" not in page.inner_text("body")
+    assert page.locator(".opblock-tag-section").count() >= 5  # health, games, search, ask, adjudicate
