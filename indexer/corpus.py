@@ -252,6 +252,11 @@ def _root(root: Path | str | None) -> Path:
     return Path(root) if root else Path(__file__).resolve().parent.parent / "corpus"
 
 
+def game_names(root: Path | str | None = None) -> dict[str, dict[str, str]]:
+    """Each game's display names by language, as games.yaml gives them."""
+    return {g["id"]: g["names"] for g in _games(_root(root))}
+
+
 def game_ids(root: Path | str | None = None) -> tuple[str, ...]:
     """The ids of the games in games.yaml (the repository's corpus unless ``root`` is given)."""
     return tuple(g["id"] for g in _games(_root(root)))

@@ -64,12 +64,26 @@ def _routes(game: str) -> None:
     name = "".join(word.title() for word in game.split("-"))  # MammaMia: operation ids
     answers = _response_examples(game)
 
-    @blp.route(f"/v1/games/{game}/setup", methods=["POST"], endpoint=f"{game}-setup")
-    @blp.arguments(SetupIn, as_kwargs=True)
-    @blp.response(200, schemas.state_out, example=answers["setup"])
-    @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
-    @blp.alt_response(413, response=TOO_LARGE)
-    @blp.doc(operationId=f"setup{name}Game")
+    def operation(action: str, operation_id: str, arguments, response, **argument_options):
+        """One of the game's routes: its request and 200 schemas, the errors it documents, an
+        example answer and its operation id."""
+        decorators = [
+            blp.route(f"/v1/games/{game}/{action}", methods=["POST"], endpoint=f"{game}-{action}"),
+            blp.arguments(arguments, as_kwargs=True, **argument_options),
+            blp.response(200, response, example=answers[action]),
+            blp.alt_response(422, response="UNPROCESSABLE_ENTITY"),
+            blp.alt_response(413, response=TOO_LARGE),
+            blp.doc(operationId=operation_id),
+        ]
+
+        def decorate(view):
+            for decorator in reversed(decorators):  # as if stacked above the view, top first
+                view = decorator(view)
+            return view
+
+        return decorate
+
+    @operation("setup", f"setup{name}Game", SetupIn, schemas.state_out)
     def setup(players, seed, options):
         """Set up a new game for a number of players, shuffled from the seed.
 
@@ -79,12 +93,7 @@ def _routes(game: str) -> None:
         with _unprocessable(state_field=""):  # setup's fields are the request's own
             return {"state": ENGINES[game].setup(players, seed, options)}
 
-    @blp.route(f"/v1/games/{game}/legal-moves", methods=["POST"], endpoint=f"{game}-legal-moves")
-    @blp.arguments(schemas.state_in, as_kwargs=True)
-    @blp.response(200, schemas.legal_moves_out, example=answers["legal-moves"])
-    @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
-    @blp.alt_response(413, response=TOO_LARGE)
-    @blp.doc(operationId=f"list{name}LegalMoves")
+    @operation("legal-moves", f"list{name}LegalMoves", schemas.state_in, schemas.legal_moves_out)
     def legal_moves(state):
         """List every legal move in a state, or the final result when the game is over.
 
@@ -96,12 +105,8 @@ def _routes(game: str) -> None:
         with _unprocessable():
             return {"moves": engine.legal_moves(state), "result": engine.result(state)}
 
-    @blp.route(f"/v1/games/{game}/adjudicate", methods=["POST"], endpoint=f"{game}-adjudicate")
-    @blp.arguments(schemas.adjudicate_in, as_kwargs=True, examples=_worked_examples(game))
-    @blp.response(200, schemas.verdict_out, example=answers["adjudicate"])
-    @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
-    @blp.alt_response(413, response=TOO_LARGE)
-    @blp.doc(operationId=f"adjudicate{name}Move")
+    @operation("adjudicate", f"adjudicate{name}Move", schemas.adjudicate_in, schemas.verdict_out,
+               examples=_worked_examples(game))
     def adjudicate_move(state, move, lang):
         """Judge one move: legal with the state after it, or every rule it breaks, cited.
 
@@ -114,12 +119,7 @@ def _routes(game: str) -> None:
         with _unprocessable():
             return adjudicate(ENGINES[game], state, move, lang)
 
-    @blp.route(f"/v1/games/{game}/replay", methods=["POST"], endpoint=f"{game}-replay")
-    @blp.arguments(schemas.replay_in, as_kwargs=True)
-    @blp.response(200, schemas.replay_out, example=answers["replay"])
-    @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
-    @blp.alt_response(413, response=TOO_LARGE)
-    @blp.doc(operationId=f"replay{name}Moves")
+    @operation("replay", f"replay{name}Moves", schemas.replay_in, schemas.replay_out)
     def replay_moves(state, moves, lang):
         """Check a whole sequence of moves and report the first illegal one with the state before it.
 

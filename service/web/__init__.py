@@ -68,9 +68,8 @@ def strings() -> dict[str, dict[str, str]]:
     strings.src.json, and Traditional Chinese converted from the Simplified by OpenCC (Taiwan
     standard with its phrases), so the two scripts never drift apart."""
     import opencc
-    import yaml
 
-    from indexer.build import DEFAULT_CORPUS
+    from indexer.corpus import game_names
 
     table = json.loads((STATIC / "strings.src.json").read_text(encoding="utf-8"))
     to_traditional = opencc.OpenCC("s2twp")
@@ -78,14 +77,12 @@ def strings() -> dict[str, dict[str, str]]:
     # The games' names as games.yaml gives them; Chinese ones are written in Traditional script,
     # so the Simplified interface gets them converted.
     to_simplified = opencc.OpenCC("t2s")
-    games = yaml.safe_load((Path(DEFAULT_CORPUS) / "games.yaml").read_text(encoding="utf-8"))["games"]
-    for game in games:
-        names = game["names"]
+    for game, names in game_names().items():
         for lang in ("en", "fr", "de"):
-            table[lang][f"game.{game['id']}"] = names.get(lang) or names["en"]
+            table[lang][f"game.{game}"] = names.get(lang) or names["en"]
         chinese = names.get("zh") or names["en"]
-        table["zh-Hant"][f"game.{game['id']}"] = chinese
-        table["zh-Hans"][f"game.{game['id']}"] = to_simplified.convert(chinese)
+        table["zh-Hant"][f"game.{game}"] = chinese
+        table["zh-Hans"][f"game.{game}"] = to_simplified.convert(chinese)
     return table
 
 
