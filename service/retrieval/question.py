@@ -22,6 +22,12 @@ _QUOTED = re.compile(r'"([^"]+)"|“([^”]+)”|«\s*([^»]+?)\s*»|「([^」]+
 _WORD = re.compile(r"[^\W\d_]{4,}", re.UNICODE)
 _ARTICLES = {"the", "la", "le", "die", "der", "den", "dem", "des"}
 _CARD_WORDS = {"card", "cards", "carte", "cartes", "karte", "karten"}
+# Words for calling something out: a game name beside one is the call itself ("call Mömmen",
+# "crier Mömmen", "Mömmen rufen", "喊 Mömmen"), a thing in the game, not the game's name.
+_CALL_WORDS = {"call", "calls", "called", "calling", "shout", "shouts", "say", "says", "yell",
+               "crier", "crie", "annoncer", "annonce", "dire", "dit",
+               "rufen", "ruft", "rufe", "sagen", "sagt", "ansagen", "schreien", "schreit"}
+_CALL_HAN = ("喊", "叫", "说", "說", "大喊")
 
 
 @dataclass
@@ -140,9 +146,12 @@ class Reader:
     def routing_names_removed(self, q: str) -> str:
         """The question without the game names that only say which game it is about ("Mömmen:
         who wins", "wann ist mamma zu ende"); a name that is a thing in its game stays ("the Mamma
-        pays less", "the Mamma Mia card")."""
-        return self._blank_names(
-            q, keep=lambda before, after: bool(before and before[0] in _ARTICLES or after and after[0] in _CARD_WORDS))
+        pays less", "the Mamma Mia card", "when may I call Mömmen")."""
+        def a_thing(before: list[str], after: list[str]) -> bool:
+            return bool(before and (before[0] in _ARTICLES or before[0] in _CALL_WORDS or before[0].endswith(_CALL_HAN))
+                        or after and (after[0] in _CARD_WORDS or after[0] in _CALL_WORDS))
+
+        return self._blank_names(q, keep=a_thing)
 
     def _blank_names(self, q: str, keep) -> str:
         """``q`` with each game name blanked out (offsets kept) unless ``keep(word before, word

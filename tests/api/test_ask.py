@@ -117,3 +117,17 @@ def test_questions_about_other_domains_are_not_answered(client, question, game):
 def test_who_wins_is_answered_with_the_winning_rule(client, question):
     body = client.post("/v1/ask", json={"question": question}).get_json()
     assert body["answer"]["text"] == "Whoever reaches 100 points first wins the game."
+
+
+@pytest.mark.parametrize("question, lang", [
+    ("Quand peut-on crier Mömmen ?", "fr"),
+    ("Wann darf ich Mömmen rufen?", "de"),
+    ("When can I call Mömmen?", "en"),
+])
+def test_a_game_name_that_is_called_out_in_the_game_is_searched_not_dropped(client, question, lang):
+    """"Mömmen" is the game and the call its Tim card makes: beside a word for calling, it stays in
+    the search instead of only choosing the game (it used to leave "crier" alone, and a refusal)."""
+    body = client.post("/v1/ask", json={"question": question}).get_json()
+    assert body["lang"] == lang
+    assert body["answer"] is not None
+    assert '"Mömmen"' in body["answer"]["passage_text"]
