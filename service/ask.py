@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from indexer.analysis import terms
 from indexer.build import facets as facets_of
 from service.language import LANGUAGE_NAMES, did_you_mean, say
 from service.library import Hit, Library, mark
@@ -23,6 +24,8 @@ CITATIONS = 3
 SHORT_PASSAGE = 240  # characters: a passage of two sentences this short is the answer whole
 SHORT_SENTENCE = 40  # characters: a sentence this short is joined with the next one
 NUMBER_SENTENCE_FACTOR = 1.5
+NAMED_NUMBER_WEIGHT = 2.0  # a number the question names, in the sentence: as much as a telling word
+_NUMBER = re.compile(r"(?<!\d)\d+(?!\d)")
 MAX_ANSWER_CHARS = 600  # a list joined to its lead-in stops growing here
 # A list item or the word that joins two items: "a)", "2.", "-", "•", "or", "ou", "oder", "或".
 _LIST_ITEM = re.compile(r"^\s*(?:[a-z]\)|\d+[.)]|[-•*]|or\b|ou\b|oder\b|或)", re.IGNORECASE)
@@ -57,7 +60,7 @@ def sentences(text: str) -> list[tuple[int, int]]:
     return trimmed
 
 
-def extract(hit: Hit, facets: set[str] = frozenset()) -> Answer:
+def extract(hit: Hit, facets: set[str] = frozenset(), rarity=None, numbers: frozenset[str] = frozenset()) -> Answer:
     """The sentence or two of the passage that answer: a short passage of two sentences whole;
     otherwise the sentence that holds most of the matched words, with what it needs to stand
     alone: the next sentence when it is very short, and the whole list when it opens one
@@ -68,7 +71,14 @@ def extract(hit: Hit, facets: set[str] = frozenset()) -> Answer:
 
     def weight(span):
         start, end = span
-        matched = sum(min(e, end) - max(s, start) for s, e in hit.highlights if s < end and e > start)
+        inside = [(s, e) for s, e in hit.highlights if s < end and e > start]
+        if rarity is None:
+            matched = sum(min(e, end) - max(s, start) for s, e in inside)
+        else:  # each matched stem once ("ingredient" and "ingredients" are one), weighted by how telling it is
+            stems = {stem for s, e in inside for stem in terms(hit.lang, hit.text[s:e])}
+            matched = sum(rarity(hit.lang, stem) for stem in stems)
+        if numbers & set(_NUMBER.findall(hit.text[start:end])):
+            matched += NAMED_NUMBER_WEIGHT  # "3 cartes": the sentence about 3 cards
         if "number" in facets and facets_of(hit.text[start:end]) == "number":
             matched *= NUMBER_SENTENCE_FACTOR  # "how many": the sentence that gives a number
         return matched
@@ -152,7 +162,7 @@ def ask(library: Library, question: str, game: str | None = None, lang: str | No
         response["message"] = say("not_found", asker)
         return response
 
-    answer = extract(result.hits[0], read.facets)
+    answer = extract(result.hits[0], read.facets, library.rarity, frozenset(_NUMBER.findall(read.searched)))
     hit = answer.hit
     game_names = library.games[hit.game]["names"]
     response["answer"] = {

@@ -8,6 +8,8 @@ ranker.
 
 from __future__ import annotations
 
+import math
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -62,6 +64,8 @@ class Library:
         }
         # Languages some rulebook is written in: only their fields are worth querying.
         self.langs = tuple(lang for lang in LANGS if any(p["lang"] == lang for p in self.passages.values()))
+        self._passages_in = Counter(p["lang"] for p in self.passages.values())
+        self._rarity: dict[tuple[str, str], float] = {}
         self.terms = TermBase(catalog.get("concepts", []))
         self.retriever: Retriever = WhooshRetriever(generation)
         self.planner = Planner(self.terms, self.langs, catalog.get("dictionaries"))
@@ -101,6 +105,15 @@ class Library:
             found = self.retriever.search(plan, question.game, max(limit, CANDIDATES))
             result.hits = rank(found, plan, question, limit)
         return result
+
+    def rarity(self, lang: str, stem: str) -> float:
+        """How telling a stem is in its language's passages: log(1 + passages / (1 + passages
+        holding it)); "égalité" says more than "carte"."""
+        key = (lang, stem)
+        if key not in self._rarity:
+            held = self.retriever.doc_frequency(text_field(lang), stem)
+            self._rarity[key] = math.log(1 + self._passages_in[lang] / (1 + held))
+        return self._rarity[key]
 
     def _in_corpus(self, word: str) -> bool:
         """Whether a word, read in any language, stands in some passage."""

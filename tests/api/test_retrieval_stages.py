@@ -21,3 +21,37 @@ def test_words_of_other_domains_are_read_but_never_searched(library):
     assert question.elsewhere == ["other-games"]
     plan = library.planner.plan(question)
     assert all("chess" not in f.stems for clause in plan.clauses if not isinstance(clause, Facet) for f in clause)
+
+
+def _hit(text: str, words: list[str]):
+    from service.retrieval.rank import Hit
+
+    highlights, at = [], 0
+    for word in words:  # each listed word, found in order
+        at = text.index(word, at)
+        highlights.append((at, at + len(word)))
+        at += len(word)
+    return Hit(id="g.en.a.1", game="g", lang="en", section="s", section_path=["s"], kind="rule", text=text,
+               snippet=text, highlights=highlights, score=1.0)
+
+
+def test_the_answer_sentence_is_the_one_with_the_most_telling_words_each_counted_once():
+    from service.ask import extract
+
+    text = ("Cards go into the oven one by one as the round goes on. The cards and more cards stay on the "
+            "table until the end. In case of a tie, the cards in hand decide who wins the game.")
+    hit = _hit(text, ["Cards", "cards", "cards", "tie", "cards"])
+    table = {"card": 0.5, "tie": 3.0}
+    rarity = lambda lang, stem: table.get(stem, 0.0)  # noqa: E731 - as Library.rarity: (lang, stem) -> weight
+    assert extract(hit).text.startswith("The cards and more cards")  # most matched characters
+    assert extract(hit, rarity=rarity).text.startswith("In case of a tie")
+
+
+def test_a_number_the_question_names_picks_its_sentence():
+    from service.ask import extract
+
+    text = ("Matching ingredients on 5 cards gives 15 vp. Matching ingredients on 4 cards gives 10 vp. "
+            "Matching ingredients on 3 cards gives 6 vp. Matching ingredients on 2 cards gives 1 vp.")
+    hit = _hit(text, ["cards", "cards", "cards", "cards"])
+    answer = extract(hit, rarity=lambda lang, stem: 0.5 if stem == "card" else 0.0, numbers=frozenset({"3"}))
+    assert answer.text == "Matching ingredients on 3 cards gives 6 vp."
