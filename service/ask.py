@@ -62,9 +62,11 @@ def sentences(text: str) -> list[tuple[int, int]]:
 
 def extract(hit: Hit, facets: set[str] = frozenset(), rarity=None, numbers: frozenset[str] = frozenset()) -> Answer:
     """The sentence or two of the passage that answer: a short passage of two sentences whole;
-    otherwise the sentence that holds most of the matched words, with what it needs to stand
-    alone: the next sentence when it is very short, and the whole list when it opens one
-    ("... if either of the following occurs:", "... except") — the rule is in the list."""
+    otherwise the sentence whose matched words say most (with ``rarity(lang, stem)``: each stem
+    once, by how rare it is; without: matched characters), first among equals, a sentence with a
+    number the question names counting more; then what it needs to stand alone: the next
+    sentence when it is very short, and the whole list when it opens one ("... if either of the
+    following occurs:", "... except") — the rule is in the list."""
     parts = sentences(hit.text)
     if len(parts) <= 2 and len(hit.text) <= SHORT_PASSAGE:  # a rule of a sentence or two: all of it
         return Answer(text=hit.text[parts[0][0]:parts[-1][1]], hit=hit, start=parts[0][0], end=parts[-1][1])

@@ -27,7 +27,7 @@ _CARD_WORDS = {"card", "cards", "carte", "cartes", "karte", "karten"}
 _CALL_WORDS = {"call", "calls", "called", "calling", "shout", "shouts", "say", "says", "yell",
                "crier", "crie", "annoncer", "annonce", "dire", "dit",
                "rufen", "ruft", "rufe", "sagen", "sagt", "ansagen", "schreien", "schreit"}
-_CALL_HAN = ("喊", "叫", "说", "說", "大喊")
+_CALL_HAN = ("喊", "叫", "说", "說")  # the end of the word before: "可以喊", "大喊"
 
 
 @dataclass
