@@ -429,6 +429,39 @@ class ReplayIn(Schema):
     lang = _lang(load_default="en")
 
 
+class ScoreIn(Schema):
+    state = _state(required=True)
+    lang = _lang(load_default="en", metadata={"description": "The language of the lines (en, fr, de, zh)."})
+
+
+class ScoreLineOut(Schema):
+    code = fields.String(required=True, metadata={"description": "Stable code of the scoring rule.",
+                                                  "example": "mamma-mia/score.completed-orders"})
+    message = fields.String(required=True, metadata={"description": "The line, in the asker's language."})
+    value = fields.Integer(metadata={"description": "What the line counts for this player (orders, cards, points)."})
+    citations = fields.List(fields.Nested(ViolationCitationOut), required=True)
+
+
+class PlayerScoreOut(Schema):
+    player = fields.Integer(required=True)
+    colour = fields.String()
+    total = fields.Integer(required=True, metadata={
+        "description": "The game's own measure: completed orders (Mamma Mia!), cards in the pile, fewest "
+                       "best (Mammut Mambo), points (Mömmen)."})
+    rank = fields.Integer(required=True, metadata={"description": "1 for the leaders; equal standings share a rank."})
+    lines = fields.List(fields.Nested(ScoreLineOut), required=True, metadata={"description": "One per scoring rule."})
+
+
+class ScoreOut(Schema):
+    final = fields.Boolean(required=True, metadata={"description": "True once the game is over: the winners are final."})
+    players = fields.List(fields.Nested(PlayerScoreOut), required=True, metadata={"description": "Best first."})
+    winners = fields.List(fields.Integer(), required=True, metadata={
+        "description": "The winners once the game is over; until then, whoever leads."})
+    tie_break = fields.Nested(ScoreLineOut, allow_none=True, required=True, metadata={
+        "description": "The rule that settles a tie among the leaders, when there is one."})
+    shared = fields.Boolean(required=True, metadata={"description": "More than one winner or leader."})
+
+
 class IllegalMoveOut(Schema):
     index = fields.Integer(required=True, metadata={"description": "Position of the first illegal move in moves (from 0)."})
     move = _move(required=True)
@@ -456,6 +489,7 @@ class GameRouteSchemas:
     adjudicate_in: type[Schema]
     verdict_out: type[Schema]
     replay_in: type[Schema]
+    score_in: type[Schema]
     replay_out: type[Schema]
 
 
@@ -496,4 +530,5 @@ def game_schemas(game: str) -> GameRouteSchemas:
             move(), required=True, validate=validate.Length(max=MAX_REPLAY_MOVES))),
         replay_out=subclass(ReplayOut, first_illegal=fields.Nested(illegal_move_out, allow_none=True, required=True),
                             state=state("The state after the last legal move.", required=True)),
+        score_in=subclass(ScoreIn, state=state(required=True)),
     )

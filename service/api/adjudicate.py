@@ -1,4 +1,4 @@
-"""Setting up, listing moves, adjudicating and replaying: the same four routes for every game with an engine."""
+"""Setting up, listing moves, adjudicating, replaying and scoring: the same five routes for every game with an engine."""
 
 from contextlib import contextmanager
 
@@ -8,8 +8,8 @@ from flask_smorest import abort
 from marshmallow import ValidationError
 
 from service.api import TOO_LARGE, Blueprint, library
-from service.engines import ENGINES, InvalidMove, InvalidState, adjudicate, replay
-from service.schemas import GAME_SCHEMAS, SetupIn, game_schemas
+from service.engines import ENGINES, InvalidMove, InvalidState, adjudicate, replay, standings
+from service.schemas import GAME_SCHEMAS, ScoreOut, SetupIn, game_schemas
 
 blp = Blueprint("adjudicate", __name__, description="Game states, legal moves and verdicts on moves.")
 
@@ -34,6 +34,7 @@ def _response_examples(game: str) -> dict:
         "legal-moves": {"moves": engine.legal_moves(state)[:3], "result": engine.result(state)},
         "adjudicate": adjudicate(engine, example_state, example_move, "en"),
         "replay": replay(engine, example_state, [example_move], "en"),
+        "score": standings(engine, state, "en"),
     }
 
 
@@ -59,7 +60,7 @@ def _unprocessable(state_field: str = "state", move_field: str = "move"):
 
 
 def _routes(game: str) -> None:
-    """The four routes of one game, each documented with the game's own state and move schemas."""
+    """The five routes of one game, each documented with the game's own state and move schemas."""
     schemas = game_schemas(game)
     name = "".join(word.title() for word in game.split("-"))  # MammaMia: operation ids
     answers = _response_examples(game)
@@ -132,6 +133,19 @@ def _routes(game: str) -> None:
             return replay(ENGINES[game], state, moves, lang)
 
 
+    @operation("score", f"score{name}Game", schemas.score_in, ScoreOut)
+    def score(state, lang):
+        """Who is winning, or who won: each player's standing with one cited line per scoring rule,
+        the winners (final once the game is over, the leaders until then) and the rule that settles
+        a tie.
+
+        400 when the state is malformed; 422 when it is impossible under the game's rules.
+        """
+        state = _load(game, 0, state, "state")
+        with _unprocessable():
+            return standings(ENGINES[game], state, lang)
+
+
 for _game_id in ENGINES:
     _routes(_game_id)
 
@@ -140,7 +154,7 @@ for _game_id in ENGINES:
 no_adjudicator = flask.Blueprint("no-adjudicator", __name__)
 
 
-@no_adjudicator.route("/v1/games/<game>/<any('setup', 'legal-moves', 'adjudicate', 'replay'):action>", methods=["POST"])
+@no_adjudicator.route("/v1/games/<game>/<any('setup', 'legal-moves', 'adjudicate', 'replay', 'score'):action>", methods=["POST"])
 def no_such_adjudicator(game, action):
     """404 naming the games that have an adjudicator."""
     if game in library().games:

@@ -39,7 +39,7 @@ def _adjudicator(game_id: str) -> dict | None:
     if engine is None:
         return None
     return {
-        "routes": [f"/v1/games/{game_id}/{action}" for action in ("setup", "legal-moves", "adjudicate", "replay")],
+        "routes": [f"/v1/games/{game_id}/{action}" for action in ("setup", "legal-moves", "adjudicate", "replay", "score")],
         "players": list(engine.players),
         "rulesets": list(engine.rulesets),
         "setup_options": engine.setup_options,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from service.engines.base import Engine, InvalidMove, InvalidState, adjudicate, replay
+from service.engines.base import Engine, InvalidMove, InvalidState, adjudicate, replay, standings
 from service.engines.registry import GAMES, Game
 
 for _module in sorted(m.name for m in pkgutil.iter_modules(__path__)):
@@ -24,4 +24,5 @@ def engine_for(game: str) -> Engine | None:
     return ENGINES.get(game)
 
 
-__all__ = ["ENGINES", "GAMES", "Engine", "Game", "InvalidMove", "InvalidState", "adjudicate", "engine_for", "replay"]
+__all__ = ["ENGINES", "GAMES", "Engine", "Game", "InvalidMove", "InvalidState", "adjudicate", "engine_for", "replay",
+           "standings"]

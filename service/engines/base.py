@@ -158,6 +158,46 @@ def load_mistakes(game: str) -> dict[str, tuple[Citation, dict[str, str]]]:
     return {e["code"].rsplit(".", 1)[1]: (_citations(e)[0], e["messages"]) for e in _rule_data(game).get("mistakes", [])}
 
 
+@dataclass(frozen=True)
+class Scoring:
+    """A scoring rule of a game ("most completed orders wins"): a stable code, where the rulebooks
+    state it, and how to say one player's line of it ({value} filled in) in en, fr, de and zh."""
+
+    code: str
+    citations: tuple[Citation, ...]
+    messages: dict[str, str]
+
+    def line(self, lang: str, value: int | None = None, **values) -> dict:
+        template = self.messages.get(lang) or self.messages["en"]
+        line = {"code": self.code, "message": template.format(value=value, **values),
+                "citations": [c.as_dict() for c in self.citations]}
+        return line if value is None else {**line, "value": value}
+
+
+def load_scoring(game: str) -> dict[str, Scoring]:
+    """A game's scoring rules, by the last part of their code."""
+    return {e["code"].rsplit(".", 1)[1]: Scoring(e["code"], _citations(e), e["messages"])
+            for e in _rule_data(game).get("scoring", [])}
+
+
+def ranked(rows: list[dict], final: bool, winners: list[int] | None = None, tie_break: dict | None = None) -> dict:
+    """Standings from per-player rows with a ``key`` (higher is better): ranks shared on equal keys;
+    the winners are the game's own once it is over (``winners``), else whoever leads now."""
+    rows = sorted(rows, key=lambda r: r["key"], reverse=True)
+    for row in rows:
+        row["rank"] = 1 + sum(1 for other in rows if other["key"] > row["key"])
+    leaders = [r["player"] for r in rows if r["rank"] == 1]
+    winners = winners if final and winners else leaders
+    return {"final": final, "players": [{k: v for k, v in r.items() if k != "key"} for r in rows],
+            "winners": winners, "tie_break": tie_break, "shared": len(winners) > 1}
+
+
+def standings(engine: Engine, state: dict, lang: str = "en") -> dict:
+    """Each player's standing now (final once the game is over), one cited line per scoring rule."""
+    engine.validate(state)
+    return engine.standings(state, lang if lang in LANGS else "en")
+
+
 def run_rules(rules: Iterable[Rule], model, move, lang: str = "en") -> list[Violation]:
     """Every rule the move breaks, in the order the rules are listed (all, not just the first)."""
     lang = lang if lang in LANGS else "en"
@@ -207,6 +247,10 @@ class Engine(Protocol):
 
     def examples(self) -> list[tuple[str, str, dict, dict]]:
         """A worked example per move kind: (name, summary, state, move), on seeded states."""
+
+    def standings(self, state: dict, lang: str) -> dict:
+        """Each player's points or measure now, a cited line per scoring rule, the winners and the
+        tie-break (see ``ranked``)."""
 
     # Optional: outcome(state, move, lang) -> dict | None, what a legal move led to where the game
     # judges more than the move (Mammut Mambo's dancers' mistakes); adjudicate adds it when present.

@@ -22,6 +22,8 @@ from marshmallow import Schema, fields, validate
 from indexer.corpus import player_counts
 from service.engines.base import (
     BaseEngine,
+    load_scoring,
+    ranked,
     InvalidMove,
     InvalidState,
     is_player,
@@ -373,6 +375,7 @@ def check_must_serve(state, move):
             yield {}
 
 
+SCORING = load_scoring(GAME)  # who wins: rules/mamma-mia.yaml, "scoring"
 RULES = load_rules(GAME, {  # the prose of each rule: rules/mamma-mia.yaml
     "mamma-mia/game.over": check_game_over,
     "mamma-mia/phase.opening": check_phase_opening,
@@ -894,6 +897,18 @@ class MammaMia(BaseEngine):
             missing = dict(missing_from_table(state, requirement(card, choice)))
             out.append({"kind": "serve", "order": oid, "ingredient": choice, "from_hand": missing})
         return out
+
+    def standings(self, state: dict, lang: str) -> dict:
+        """Completed orders (fr.oven.2, zh.end.1), then ingredients in hand where they tie."""
+        rows = []
+        for i, player in enumerate(state["players"]):
+            completed, held = len(player["completed"]), sum(player["hand"]["ingredients"].values())
+            rows.append({"player": i, "colour": player["colour"], "total": completed, "key": (completed, held),
+                         "lines": [SCORING["completed-orders"].line(lang, completed),
+                                   SCORING["ingredients-in-hand"].line(lang, held)]})
+        most = max(len(p["completed"]) for p in state["players"])
+        tied = sum(1 for p in state["players"] if len(p["completed"]) == most) > 1
+        return ranked(rows, state["phase"] == "over", tie_break=SCORING["tie"].line(lang) if tied else None)
 
     def result(self, state: dict) -> dict | None:
         """After the third service: most completed orders wins; ties go to most ingredients in hand."""

@@ -28,6 +28,8 @@ from marshmallow import Schema, fields, validate
 from indexer.corpus import player_counts
 from service.engines.base import (
     BaseEngine,
+    load_scoring,
+    ranked,
     Citation,
     InvalidMove,
     InvalidState,
@@ -195,6 +197,7 @@ def _pile_after_hunt(state, move, player) -> int:
     return pile
 
 
+SCORING = load_scoring(GAME)  # who wins: rules/mammut-mambo.yaml, "scoring"
 RULES = load_rules(GAME, {  # the prose of each rule: rules/mammut-mambo.yaml
     "mammut-mambo/game.over": check_game_over,
     "mammut-mambo/phase.judge-first": check_judge_first,
@@ -517,6 +520,16 @@ class MammutMambo(BaseEngine):
                         out.append({"kind": "dance", "performances": performances, "lagging": [], "surplus": list(surplus)})
             return out
         return []
+
+    def standings(self, state: dict, lang: str) -> dict:
+        """The fewest cards in the pile wins (game-end.1); the tribal leader settles a tie (game-end.2)."""
+        rows = [{"player": i, "total": len(p["pile"]), "key": -len(p["pile"]),
+                 "lines": [SCORING["cards-in-pile"].line(lang, len(p["pile"]))]}
+                for i, p in enumerate(state["players"])]
+        over = state["phase"] == "over"
+        fewest = min(len(p["pile"]) for p in state["players"])
+        tied = len(state["winners"]) > 1 if over else sum(1 for p in state["players"] if len(p["pile"]) == fewest) > 1
+        return ranked(rows, over, winners=state["winners"], tie_break=SCORING["tie"].line(lang) if tied else None)
 
     def result(self, state: dict) -> dict | None:
         if state["phase"] != "over":

@@ -34,6 +34,8 @@ from marshmallow import Schema, fields, validate
 from indexer.corpus import player_counts
 from service.engines.base import (
     BaseEngine,
+    load_scoring,
+    ranked,
     InvalidMove,
     InvalidState,
     is_player,
@@ -215,6 +217,7 @@ def check_table_exchange(state, move):
         yield {"minus": len(minus_on_table(state))}
 
 
+SCORING = load_scoring(GAME)  # who wins: rules/moemmen.yaml, "scoring"
 RULES = load_rules(GAME, {  # the prose of each rule: rules/moemmen.yaml
     "moemmen/game.over": check_game_over,
     "moemmen/mommen.answer-first": check_answer_first,
@@ -508,6 +511,16 @@ class Moemmen(BaseEngine):
                 out += [{"kind": "tim", "card": c, "give": g, "take": t} for g in after for t in state["table"]]
         out += [{"kind": "exchange-table"}, {"kind": "pass"}]
         return out
+
+    def standings(self, state: dict, lang: str) -> dict:
+        """Each recorded round's points (scoring.1) and the total; 100 points first wins (game-end.1)."""
+        rows = []
+        for i, player in enumerate(state["players"]):
+            rounds = [SCORING["round"].line(lang, line["points"], round=past["round"], colour=line["colour"])
+                      for past in state["history"] for line in past["scores"] if line["player"] == i]
+            rows.append({"player": i, "total": player["score"], "key": player["score"],
+                         "lines": [*rounds, SCORING["total"].line(lang, player["score"])]})
+        return ranked(rows, state["phase"] == "over", winners=state["winners"])
 
     def result(self, state: dict) -> dict | None:
         if state["phase"] != "over":

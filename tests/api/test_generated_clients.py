@@ -80,7 +80,7 @@ def test_every_operation_has_a_named_function(generated):
     expected = {"get_health", "list_games", "get_game", "get_rulebook", "get_passage", "search_passages", "ask_question"}
     for game in ENGINES:
         expected |= {f"setup_{SNAKE[game]}_game", f"list_{SNAKE[game]}_legal_moves",
-                     f"adjudicate_{SNAKE[game]}_move", f"replay_{SNAKE[game]}_moves"}
+                     f"adjudicate_{SNAKE[game]}_move", f"replay_{SNAKE[game]}_moves", f"score_{SNAKE[game]}_game"}
     assert names == expected
 
 
@@ -138,6 +138,9 @@ def test_every_game_route_round_trips_illegal_verdicts_and_replays_included(gene
     replayed = api(f"replay_{snake}_moves", body=body(generated, f"{name}ReplayIn", {"state": bad_state, "moves": [bad_move]}))
     assert replayed["first_illegal"]["index"] == 0
     api(f"replay_{snake}_moves", body=body(generated, f"{name}ReplayIn", {"state": state, "moves": [moves[0]]}))
+
+    standings = api(f"score_{snake}_game", body=body(generated, f"{name}ScoreIn", {"state": state, "lang": "zh"}))
+    assert standings["players"][0]["lines"][0]["citations"][0]["quote"]
 
     impossible = {**state, "turn": 99}
     api(f"list_{snake}_legal_moves", 422, body=body(generated, f"{name}StateIn", {"state": impossible}))

@@ -34,7 +34,7 @@ GENERATOR_ATTEMPTS = 10  # fresh starts when the generator gives up before enoug
 METHODS = {"get", "post", "put", "patch", "delete", "head", "options"}
 CONFIG = {
     "operations": [{
-        "include-path-regex": "^/v1/games/[^/]+/(setup|legal-moves|adjudicate|replay)$",
+        "include-path-regex": "^/v1/games/[^/]+/(setup|legal-moves|adjudicate|replay|score)$",
         "checks": {"positive_data_acceptance": {"expected-statuses": ["2xx", "422"]}},
     }],
 }

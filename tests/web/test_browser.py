@@ -204,6 +204,10 @@ def test_the_dispute_page_shows_an_illegal_moves_violation_with_its_quote(open_p
 def test_a_legal_move_is_played_and_a_replayed_log_jumps_to_its_first_illegal_move(open_page):
     page = open_page("/games/mamma-mia/dispute")
     state = _start(page, "mamma-mia", players=2, seed=11)
+    standings = page.locator(".standings > ol > li")
+    assert standings.count() == 2, "who is winning: both players, from POST /score"
+    assert "0 completed orders" in standings.first.inner_text()
+    assert standings.first.get_by_role("link").count() >= 1, "each line links its rule"
     page.locator(".moves button").first.click()
     legal_move = json.loads(page.input_value("#move"))
     page.get_by_role("button", name=ENGLISH["check"]).click()

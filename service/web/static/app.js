@@ -423,12 +423,18 @@ function describe(value) {
   return [value.kind, parts.join(" · ")].filter(Boolean).join(" — ");
 }
 
-function resultView(result) {
-  const names = result.winners.map((i) => t("player", { n: i + 1 })).join(", ");
-  return h("div", {}, h("p", {}, h("strong", {}, t("gameOver")), " ", t("winners", { names })),
-    h("h3", {}, t("standings")),
-    h("ol", {}, result.standings.map((s) => h("li", {}, `${t("player", { n: s.player + 1 })}${s.colour ? ` (${t(`colour.${s.colour}`)})` : ""}`,
-      h("span", { class: "meta" }, " ", Object.entries(s).filter(([k]) => !["player", "colour", "rank"].includes(k)).map(([k, v]) => `${k}: ${v}`).join(", "))))));
+// POST /score: each player's standing with one cited line per scoring rule, best first.
+function standingsView(game, standings) {
+  const names = new Intl.ListFormat(ui).format(standings.winners.map((i) => t("player", { n: i + 1 })));
+  const cite = (line) => line.citations.map((c) =>
+    [" ", h("a", { href: rulebookHref(game, c.lang, c.passage_id, c.quote), title: c.quote }, `(${langName(c.lang)})`)]);
+  return h("section", { class: "standings" },
+    h("h2", {}, t("standings")),
+    h("p", {}, standings.final ? [h("strong", {}, t("gameOver")), " ", t("winners", { names })] : t("leading", { names })),
+    h("ol", {}, standings.players.map((p) => h("li", {},
+      h("strong", {}, `${t("player", { n: p.player + 1 })}${p.colour ? ` (${t(`colour.${p.colour}`)})` : ""}`),
+      h("ul", {}, p.lines.map((line) => h("li", {}, line.message, cite(line))))))),
+    standings.tie_break && h("p", { class: "meta" }, standings.tie_break.message, cite(standings.tie_break)));
 }
 
 async function dispute(game) {
@@ -448,6 +454,7 @@ async function dispute(game) {
   const moveBox = h("textarea", { id: "move", rows: "4", spellcheck: "false" });
   const logBox = h("textarea", { id: "log", rows: "4", spellcheck: "false" });
   const status = h("div", { role: "status" });
+  const score = h("div");
   const moves = h("div");
   const verdictOut = h("div", { class: "verdict", "aria-live": "polite" });
   const replayOut = h("div", { "aria-live": "polite" });
@@ -456,16 +463,18 @@ async function dispute(game) {
 
   async function refresh() {
     verdictOut.replaceChildren();
-    if (!stateBox.value.trim()) { status.replaceChildren(h("p", { class: "muted" }, t("needState"))); moves.replaceChildren(); return; }
+    if (!stateBox.value.trim()) { status.replaceChildren(h("p", { class: "muted" }, t("needState"))); moves.replaceChildren(); score.replaceChildren(); return; }
     try {
       const state = parseJson(stateBox.value);
-      const listed = await api(route("legal-moves"), { state });
+      const [listed, standings] = await Promise.all([api(route("legal-moves"), { state }),
+        api(route("score"), { state, lang: API_LANG[ui] })]);
       const turn = Number.isInteger(state.turn) ? state.turn : null;
       const player = turn !== null ? state.players?.[turn] : null;
       const colour = player?.colour ? t(`colour.${player.colour}`) : null;
-      status.replaceChildren(listed.result ? resultView(listed.result)
-        : h("div", {}, h("p", {}, h("strong", {}, turn === null ? "" : colour ? t("turnOfColour", { n: turn + 1, colour }) : t("turnOf", { n: turn + 1 }))),
-          player?.hand && h("p", { class: "meta" }, `${t("hand")}${t("colon")}`, h("span", { class: "move", translate: "no" }, describe(player.hand)))));
+      status.replaceChildren(listed.result ? "" : h("div", {},
+        h("p", {}, h("strong", {}, turn === null ? "" : colour ? t("turnOfColour", { n: turn + 1, colour }) : t("turnOf", { n: turn + 1 }))),
+        player?.hand && h("p", { class: "meta" }, `${t("hand")}${t("colon")}`, h("span", { class: "move", translate: "no" }, describe(player.hand)))));
+      score.replaceChildren(standingsView(game, standings));
       const all = listed.moves;
       const list = (n) => h("ul", { class: "moves" }, all.slice(0, n).map((move) => h("li", {},
         h("span", { class: "move", translate: "no" }, describe(move)),
@@ -477,6 +486,7 @@ async function dispute(game) {
     } catch (error) {
       status.replaceChildren(errorBox(error));
       moves.replaceChildren();
+      score.replaceChildren();
     }
   }
 
@@ -536,7 +546,7 @@ async function dispute(game) {
     h("section", { class: "panel" }, h("h2", {}, h("label", { for: "state" }, t("state"))),
       h("p", { class: "meta" }, t("pasteState")), stateBox,
       h("p", {}, h("button", { type: "button", class: "quiet", onclick: () => { try { setState(parseJson(stateBox.value), { fresh: true }); } catch (error) { status.replaceChildren(errorBox(error)); } } }, t("loadState"))),
-      status, moves),
+      status, moves, score),
     h("section", { class: "panel" }, h("h2", {}, h("label", { for: "move" }, t("yourMove"))), moveBox,
       h("p", {}, h("button", { type: "button", onclick: check }, t("check"))), verdictOut),
     h("section", { class: "panel" }, h("h2", {}, h("label", { for: "log" }, t("replayTitle"))),
