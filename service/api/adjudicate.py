@@ -12,6 +12,7 @@ from service.engines import ENGINES, InvalidMove, InvalidState, adjudicate, repl
 from service.schemas import GAME_SCHEMAS, ScoreOut, SetupIn, game_schemas
 
 blp = Blueprint("adjudicate", __name__, description="Game states, legal moves and verdicts on moves.")
+ACTIONS = ("setup", "legal-moves", "adjudicate", "replay", "score")  # /v1/games/{game}/<action>
 
 
 def _worked_examples(game: str) -> dict:
@@ -154,7 +155,7 @@ for _game_id in ENGINES:
 no_adjudicator = flask.Blueprint("no-adjudicator", __name__)
 
 
-@no_adjudicator.route("/v1/games/<game>/<any('setup', 'legal-moves', 'adjudicate', 'replay', 'score'):action>", methods=["POST"])
+@no_adjudicator.route(f"/v1/games/<game>/<any({', '.join(map(repr, ACTIONS))}):action>", methods=["POST"])
 def no_such_adjudicator(game, action):
     """404 naming the games that have an adjudicator."""
     if game in library().games:

@@ -2,6 +2,7 @@ from flask import request
 from flask_smorest import abort
 
 from service.api import Blueprint, library
+from service.api.adjudicate import ACTIONS
 from service.engines import ENGINES
 from service.schemas import GameDetailOut, GamesOut, PassageOut, RulebookOut
 
@@ -39,7 +40,7 @@ def _adjudicator(game_id: str) -> dict | None:
     if engine is None:
         return None
     return {
-        "routes": [f"/v1/games/{game_id}/{action}" for action in ("setup", "legal-moves", "adjudicate", "replay", "score")],
+        "routes": [f"/v1/games/{game_id}/{action}" for action in ACTIONS],
         "players": list(engine.players),
         "rulesets": list(engine.rulesets),
         "setup_options": engine.setup_options,
