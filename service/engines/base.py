@@ -180,12 +180,19 @@ def load_scoring(game: str) -> dict[str, Scoring]:
             for e in _rule_data(game).get("scoring", [])}
 
 
+def rank_rows(rows: list[dict], key: Callable[[dict], Any]) -> list[dict]:
+    """Per-player rows best first by ``key`` (higher is better), each with its ``rank``: one more
+    than the rows ahead of it, so equal keys share a rank."""
+    rows = sorted(rows, key=key, reverse=True)
+    for row in rows:
+        row["rank"] = 1 + sum(1 for other in rows if key(other) > key(row))
+    return rows
+
+
 def ranked(rows: list[dict], final: bool, winners: list[int] | None = None, tie_break: dict | None = None) -> dict:
     """Standings from per-player rows with a ``key`` (higher is better): ranks shared on equal keys;
     the winners are the game's own once it is over (``winners``), else whoever leads now."""
-    rows = sorted(rows, key=lambda r: r["key"], reverse=True)
-    for row in rows:
-        row["rank"] = 1 + sum(1 for other in rows if other["key"] > row["key"])
+    rows = rank_rows(rows, key=lambda r: r["key"])
     leaders = [r["player"] for r in rows if r["rank"] == 1]
     winners = winners if final and winners else leaders
     return {"final": final, "players": [{k: v for k, v in r.items() if k != "key"} for r in rows],

@@ -23,6 +23,7 @@ from indexer.corpus import player_counts
 from service.engines.base import (
     BaseEngine,
     load_scoring,
+    rank_rows,
     ranked,
     InvalidMove,
     InvalidState,
@@ -902,13 +903,12 @@ class MammaMia(BaseEngine):
         """Completed orders (fr.oven.2, zh.end.1), then ingredients in hand where they tie."""
         rows = []
         for i, player in enumerate(state["players"]):
-            completed, held = len(player["completed"]), sum(player["hand"]["ingredients"].values())
+            completed, held = standing(player)
             rows.append({"player": i, "colour": player["colour"], "total": completed, "key": (completed, held),
                          "lines": [SCORING["completed-orders"].line(lang, completed),
                                    SCORING["ingredients-in-hand"].line(lang, held)]})
-        most = max(len(p["completed"]) for p in state["players"])
-        tied = sum(1 for p in state["players"] if len(p["completed"]) == most) > 1
-        return ranked(rows, state["phase"] == "over", tie_break=SCORING["tie"].line(lang) if tied else None)
+        tie_break = SCORING["tie"].line(lang) if tied_on_orders(rows) else None
+        return ranked(rows, state["phase"] == "over", tie_break=tie_break)
 
     def result(self, state: dict) -> dict | None:
         """After the third service: most completed orders wins; ties go to most ingredients in hand."""
@@ -916,27 +916,28 @@ class MammaMia(BaseEngine):
             return None
         state = self.complete(state)
         rows = [
-            {
-                "player": i,
-                "colour": p["colour"],
-                "completed": len(p["completed"]),
-                "ingredients_in_hand": sum(p["hand"]["ingredients"].values()),
-            }
-            for i, p in enumerate(state["players"])
+            {"player": i, "colour": p["colour"], "completed": completed, "ingredients_in_hand": held, "key": (completed, held)}
+            for i, p in enumerate(state["players"]) for completed, held in [standing(p)]
         ]
-        key = lambda r: (r["completed"], r["ingredients_in_hand"])  # noqa: E731 - fr.oven.2, zh.end.1
-        rows.sort(key=key, reverse=True)
-        for rank, row in enumerate(rows, start=1):
-            row["rank"] = next(i for i, r in enumerate(rows, start=1) if key(r) == key(row))
-        best = key(rows[0])
-        winners = [r["player"] for r in rows if key(r) == best]
-        tied_on_orders = sum(1 for r in rows if r["completed"] == best[0]) > 1
+        rows = rank_rows(rows, key=lambda r: r["key"])
+        winners = [r["player"] for r in rows if r["rank"] == 1]
         return {
-            "standings": rows,
+            "standings": [{k: v for k, v in r.items() if k != "key"} for r in rows],
             "winners": winners,
-            "tie_break": "ingredients in hand" if tied_on_orders else None,
+            "tie_break": "ingredients in hand" if tied_on_orders(rows) else None,
             "shared": len(winners) > 1,
         }
+
+def standing(player: dict) -> tuple[int, int]:
+    """What decides the winner (fr.oven.2, zh.end.1): completed orders, then ingredients in hand."""
+    return len(player["completed"]), sum(player["hand"]["ingredients"].values())
+
+
+def tied_on_orders(rows: list[dict]) -> bool:
+    """Whether the most completed orders are shared, so that ingredients in hand decide."""
+    most = max(row["key"][0] for row in rows)
+    return sum(1 for row in rows if row["key"][0] == most) > 1
+
 
 # ---- states and moves: their shape only (the engine checks the game's invariants) ---------------
 

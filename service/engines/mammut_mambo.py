@@ -29,6 +29,7 @@ from indexer.corpus import player_counts
 from service.engines.base import (
     BaseEngine,
     load_scoring,
+    rank_rows,
     ranked,
     Citation,
     InvalidMove,
@@ -534,12 +535,8 @@ class MammutMambo(BaseEngine):
     def result(self, state: dict) -> dict | None:
         if state["phase"] != "over":
             return None
-        rows = sorted(
-            ({"player": i, "cards": len(p["pile"])} for i, p in enumerate(state["players"])),
-            key=lambda r: r["cards"],
-        )
-        for row in rows:
-            row["rank"] = 1 + sum(1 for r in rows if r["cards"] < row["cards"])
+        rows = rank_rows([{"player": i, "cards": len(p["pile"])} for i, p in enumerate(state["players"])],
+                         key=lambda r: -r["cards"])  # the fewest cards first
         winners = state["winners"]
         return {
             "standings": rows,

@@ -35,6 +35,7 @@ from indexer.corpus import player_counts
 from service.engines.base import (
     BaseEngine,
     load_scoring,
+    rank_rows,
     ranked,
     InvalidMove,
     InvalidState,
@@ -525,9 +526,8 @@ class Moemmen(BaseEngine):
     def result(self, state: dict) -> dict | None:
         if state["phase"] != "over":
             return None
-        rows = sorted(({"player": i, "score": p["score"]} for i, p in enumerate(state["players"])), key=lambda r: -r["score"])
-        for row in rows:
-            row["rank"] = 1 + sum(1 for r in rows if r["score"] > row["score"])
+        rows = rank_rows([{"player": i, "score": p["score"]} for i, p in enumerate(state["players"])],
+                         key=lambda r: r["score"])
         return {"standings": rows, "winners": state["winners"], "tie_break": None, "shared": len(state["winners"]) > 1,
                 "rounds": state["history"]}
 
