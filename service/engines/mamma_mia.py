@@ -889,7 +889,8 @@ class MammaMia(BaseEngine):
         if card["kind"] == "bombastica":
             room = max(0, BOMBASTICA_MINIMUM - table_total(state))
             held = [k for k in INGREDIENTS for _ in range(hand[k])]
-            gifts = {tuple(sorted(c)) for c in combinations_with_replacement(sorted(set(held)), room)} if room else {()}
+            # sorted: a set's order follows string hashing, which differs from process to process
+            gifts = sorted({tuple(sorted(c)) for c in combinations_with_replacement(sorted(set(held)), room)}) if room else [()]
             for gift in gifts:
                 out.append({"kind": "serve", "order": oid, "ingredient": None, "from_hand": dict(Counter(gift))})
             return out

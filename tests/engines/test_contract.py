@@ -4,6 +4,7 @@ A new game registers itself and gets these for free; its own test file keeps onl
 """
 
 import importlib
+import os
 import random
 import subprocess
 import sys
@@ -11,7 +12,7 @@ import sys
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from service.engines import GAMES, InvalidMove, InvalidState, adjudicate
+from service.engines import ENGINES, GAMES, InvalidMove, InvalidState, adjudicate
 from tests.engines.helpers import assert_rules_cited_and_tested
 
 REGISTERED = sorted(GAMES.values(), key=lambda game: game.id)
@@ -133,3 +134,27 @@ def test_seeded_play_keeps_states_possible_and_legal_moves_legal(game, seed):
         state = verdict["state"]
         game.engine.validate(state)
         assert game.state_schema().load(state) == state
+
+
+_PLAY_OUT = """
+import json, random, sys
+from service.engines import ENGINES
+engine, rng = ENGINES[sys.argv[1]], random.Random(3)
+state, seen = engine.setup(3, 3, {}), []
+for _ in range(400):
+    moves = engine.legal_moves(state)
+    if not moves:
+        break
+    seen.append(moves)
+    state = engine.apply(state, rng.choice(moves))
+print(json.dumps([seen, state]))
+"""
+
+
+@pytest.mark.parametrize("game", list(ENGINES))
+def test_legal_moves_come_in_the_same_order_in_every_process(game):
+    """Deterministic means the same list in the same order from any worker: Python salts string
+    hashes per process, so nothing may follow a set's or a hash's order."""
+    runs = [subprocess.run([sys.executable, "-c", _PLAY_OUT, game], capture_output=True, text=True, check=True,
+                           env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2")]
+    assert runs[0] == runs[1]
