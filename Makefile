@@ -9,7 +9,7 @@ BROWSER ?= 1
 
 NODE_TOOLS := tests/clients
 
-.PHONY: run test browser index index-force bench eval fuzz openapi clean
+.PHONY: run test browser index index-force bench eval fit-ranker fuzz openapi clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -68,6 +68,11 @@ fuzz: $(VENV)/.installed
 eval: index
 	$(BIN)/python -m indexer.eval benchmarks/eval/players.jsonl --offtopic benchmarks/eval/offtopic.jsonl --split dev
 	$(BIN)/python -m indexer.eval benchmarks/eval/players.jsonl --offtopic benchmarks/eval/offtopic.jsonl --split test
+
+# Refits the ranker's weights (service/retrieval/ranker.json) on the dev questions, after a change
+# to the corpus, the term base or the ranker's traits; then `make eval` shows both halves.
+fit-ranker: index
+	$(BIN)/python -m indexer.fit_ranker
 
 # Regenerates openapi.yaml from the running app's schemas (a test checks that they agree).
 openapi: $(VENV)/.installed

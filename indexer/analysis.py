@@ -238,6 +238,28 @@ def spans(lang: str, text: str, wanted: set[str]) -> list[tuple[int, int]]:
     return found
 
 
+# Sentence ends, list items and line breaks: where an answer may start or stop.
+_BOUNDARY = re.compile(r"(?<=[.!?;。！？；])\s+|(?<=[。！？；])|\n")
+
+
+def sentences(text: str) -> list[tuple[int, int]]:
+    """[start, end) spans of the sentences and list items of a passage, white space trimmed."""
+    spans, at = [], 0
+    for boundary in _BOUNDARY.finditer(text):
+        spans.append((at, boundary.start()))
+        at = boundary.end()
+    spans.append((at, len(text)))
+    trimmed = []
+    for start, end in spans:
+        while start < end and text[start].isspace():
+            start += 1
+        while end > start and text[end - 1].isspace():
+            end -= 1
+        if end > start:
+            trimmed.append((start, end))
+    return trimmed
+
+
 def warm_up() -> None:
     """Load jieba's dictionary and OpenCC now rather than on the first request (about 1 s)."""
     for lang in LANGS:

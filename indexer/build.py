@@ -31,13 +31,14 @@ from indexer.analysis import analyzer, terms
 from indexer.cedict import zh_en
 from indexer.corpus import LANGS, Corpus, Passage, Rulebook, fingerprint, load_corpus
 from indexer.terms import load_concepts
+from indexer import vectors
 
 PROJECT = Path(__file__).resolve().parent.parent
 DEFAULT_CORPUS = PROJECT / "corpus"
 DEFAULT_INDEX = PROJECT / "var" / "index"
 CATALOG = "catalog.json"
 READERS = ".readers"  # a reader holds a shared lock on this file while it reads the generation
-FORMAT = 4  # bump when the schema or the catalog changes shape
+FORMAT = 5  # bump when the schema or the catalog changes shape
 
 
 def text_field(lang: str) -> str:
@@ -208,6 +209,8 @@ def _write_generation(index_dir: Path, corpus: Corpus, source_print: str, docs: 
                 progress(f"indexed {number}/{len(docs)} passages")
         writer.commit()
         ix.close()
+        progress("embedding passages and sentences")
+        vectors.write(generation, docs)
         (generation / CATALOG).write_text(
             json.dumps(catalog(corpus, source_print), ensure_ascii=False), encoding="utf-8"
         )

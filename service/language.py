@@ -80,6 +80,12 @@ MESSAGES = {
         "de": "Laut dem {book_lang} Regelheft von {game}:",
         "zh": "根據{game}的{book_lang}規則：",
     },
+    "answer_unsure": {
+        "en": "Not sure: this is the closest rule, from the {book_lang} rulebook of {game}. Check it and the passages below.",
+        "fr": "Pas sûr : voici la règle la plus proche, d’après la règle {book_lang} de {game}. Vérifiez-la, ainsi que les passages ci-dessous.",
+        "de": "Nicht sicher: Das ist die nächstliegende Regel, aus dem {book_lang} Regelheft von {game}. Prüfen Sie sie und die Stellen darunter.",
+        "zh": "不確定：這是最接近的規則，出自{game}的{book_lang}規則。請核對它和下面的段落。",
+    },
     "not_found": {
         "en": "The rulebooks do not answer this. The closest passages are listed; check them yourself.",
         "fr": "Les règles ne répondent pas à cette question. Voici les passages les plus proches, à vérifier vous-même.",

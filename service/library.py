@@ -18,11 +18,12 @@ from whoosh import index as whoosh_index
 from indexer.analysis import terms, warm_up
 from indexer.build import hold, read_catalog, text_field
 from indexer.corpus import LANGS
+from indexer.vectors import Vectors, embed
 from indexer.terms import TermBase
-from service.retrieval.plan import Planner
+from service.retrieval.plan import Planner, QueryPlan
 from service.retrieval.question import Question, Reader
-from service.retrieval.rank import Hit, mark, rank
-from service.retrieval.retriever import Retriever, WhooshRetriever
+from service.retrieval.rank import Hit, Ranker, mark
+from service.retrieval.retriever import Found, Retriever, WhooshRetriever
 
 CANDIDATES = 40  # passages fetched from the retriever before the ranker's preferences
 
@@ -68,9 +69,11 @@ class Library:
         self._rarity: dict[tuple[str, str], float] = {}
         self.terms = TermBase(catalog.get("concepts", []))
         self.retriever: Retriever = WhooshRetriever(generation)
+        self.ranker = Ranker(Vectors.load(generation), self.rarity)
         self.planner = Planner(self.terms, self.langs, catalog.get("dictionaries"))
         self.reader = Reader(self.games, self.terms, self.passages, self._in_corpus, detector, self.planner.translates)
         warm_up()
+        embed(["warm up"])  # load the sentence encoder now rather than on the first question
 
     def close(self) -> None:
         """Let go of the index and give up the lease: a later build may delete the generation."""
@@ -98,13 +101,15 @@ class Library:
         ``lang`` is the asker's language when known; otherwise it is detected from the question,
         and ``hint`` (the client's Accept-Language) decides when the question cannot tell.
         """
+        question, plan, found = self.candidates(q, game, lang, hint, max(limit, CANDIDATES))
+        return SearchResult(question, self.ranker.rank(found, plan, question, limit))
+
+    def candidates(self, q: str, game: str | None = None, lang: str | None = None, hint: str | None = None,
+                   limit: int = CANDIDATES) -> tuple[Question, QueryPlan, list[Found]]:
+        """The question as read, its plan, and the retriever's candidates for the ranker."""
         question = self.read(q, game=game, lang=lang, hint=hint)
-        result = SearchResult(question)
         plan = self.planner.plan(question)
-        if plan:
-            found = self.retriever.search(plan, question.game, max(limit, CANDIDATES))
-            result.hits = rank(found, plan, question, limit)
-        return result
+        return question, plan, self.retriever.search(plan, question.game, limit) if plan else []
 
     def rarity(self, lang: str, stem: str) -> float:
         """How telling a stem is in its language's passages: log(1 + passages / (1 + passages

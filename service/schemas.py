@@ -248,7 +248,12 @@ class HitOut(Schema):
         fields.List(fields.Integer(), validate=validate.Length(equal=2)), required=True,
         metadata={"description": "The same matches as [start, end) character offsets into text."},
     )
-    score = fields.Float(required=True, metadata={"description": "BM25F relevance; comparable within one response only."})
+    score = fields.Float(required=True, metadata={"description": "Referee's relevance score; comparable within one response only."})
+    confidence = fields.Float(
+        required=True, validate=validate.Range(0, 1),
+        metadata={"description": "The estimated chance that this passage is the one that answers (the hits' chances "
+                                 "share 1 with the other candidates)."},
+    )
 
 
 class DidYouMeanOut(Schema):
@@ -287,6 +292,16 @@ class AnswerOut(Schema):
     passage_text = Alias(required=True, source="passage", metadata={"description": "The whole passage."})
     passage = fields.String(required=True, metadata={"deprecated": True, "description": "The whole passage under its old name: use passage_text (passage goes in v2)."})
     marked = fields.String(required=True, metadata={"description": "The passage, HTML-escaped, with the answer in <mark>."})
+    confidence = fields.Float(
+        required=True, validate=validate.Range(0, 1),
+        metadata={"description": "The estimated chance that this passage is the one that answers. Calibrated on "
+                                 "players' questions: about 0.9 of answers at 0.7 or more are right."},
+    )
+    sure = fields.Boolean(
+        required=True,
+        metadata={"description": "confidence >= 0.4: give the answer as the rule. When false, message says so "
+                                 "and the asker should check the answer against the other citations."},
+    )
 
 
 class CitationOut(Schema):

@@ -1,19 +1,36 @@
-"""The ranker: Referee's preferences over the engine's scores, and the hits with their highlights.
+"""The ranker: which of the engine's candidates answers the question, and how sure that is.
 
-Preferences: rules over tips and asides; the asker's own language among equals; for "how many"
-questions, passages that put a number right before the thing asked about. Highlights cost an
-analysis of the passage, so they are worked out only for the hits returned (and for all
-candidates of a "how many" question, which needs them to rank).
+Two stages. First Referee's preferences over the engine's scores (the lexical order): rules over
+tips and asides; the asker's own language among equals; for "how many" questions, passages that
+put a number right before the thing asked about. Then a learned scorer reads each candidate's
+traits (``FEATURES``): that lexical order, how close the passage and its closest sentence are in
+meaning to the question (indexer.vectors: across languages), how much of the question's words,
+weighted by how telling they are, stand in the passage, in its headings and in one sentence of it,
+whether it is a rule, in the asker's language, the opening of its section. Its weights are fitted
+on the development questions by ``python -m indexer.fit_ranker`` (ranker.json says on what, and
+the cross-validated figures). A softmax over the candidates' scores gives each hit its
+``confidence``: the estimated chance that it is the passage that answers.
+
+Highlights cost an analysis of the passage, so they are worked out only for the hits returned
+(and for all candidates of a "how many" question, which needs them to rank).
 """
 
 from __future__ import annotations
 
 import html
+import json
+import math
 import re
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
 
-from indexer.analysis import spans
-from service.retrieval.plan import QueryPlan
+import numpy as np
+
+from indexer.analysis import sentences, spans, terms
+from indexer.build import section_field, text_field
+from indexer.vectors import Vectors, embed
+from service.retrieval.plan import Facet, Form, QueryPlan
 from service.retrieval.question import Question
 from service.retrieval.retriever import Found
 
@@ -42,7 +59,8 @@ class Hit:
     text: str
     snippet: str
     highlights: list[tuple[int, int]]
-    score: float
+    score: float  # the learned scorer's: comparable within one search only
+    confidence: float  # the estimated chance that this passage is the one that answers
 
 
 def mark(text: str, highlights: list[tuple[int, int]]) -> str:
@@ -69,17 +87,157 @@ def merge(found: list[tuple[int, int]], text: str) -> list[tuple[int, int]]:
     return merged
 
 
-def rank(found: list[Found], plan: QueryPlan, question: Question, limit: int) -> list[Hit]:
-    """The best ``limit`` hits after the preferences, with their highlights."""
+WEIGHTS = Path(__file__).with_name("ranker.json")
 
-    def highlights(fields: dict) -> list[tuple[int, int]]:
-        return merge(spans(fields["lang"], fields["text"], plan.wanted[fields["lang"]]), fields["text"])
+# The traits the learned scorer weighs, in the order of ranker.json's weights.
+FEATURES = (
+    "lexical",  # the preference score, as a share of the best candidate's
+    "lexical_rank",  # 1 / (1 + place in the lexical order)
+    "whole_passage",  # cosine of the question with the passage under its headings
+    "closest_sentence",  # cosine of the question with the passage's closest sentence
+    "behind_closest",  # closest_sentence minus the best closest_sentence among the candidates
+    "words_in_passage",  # share of the question's words (by how telling) in the passage
+    "words_in_headings",  # ... in its section headings
+    "words_in_one_sentence",  # ... in its best sentence
+    "rarest_word",  # the question's most telling word is in the passage or its headings
+    "asker_language",  # written in the asker's language
+    "rule",  # a rule, not a tip, example or aside
+    "length",  # log of its length in characters, / 7
+    "opens_section",  # the first passage of its section
+)
 
+
+def load_weights(path: Path = WEIGHTS) -> np.ndarray:
+    """The fitted weights, checked against FEATURES."""
+    fitted = json.loads(path.read_text(encoding="utf-8"))
+    if tuple(fitted["features"]) != FEATURES:
+        raise ValueError(f"{path} was fitted on other features: run `python -m indexer.fit_ranker`")
+    return np.array(fitted["weights"], dtype=np.float64)
+
+
+@dataclass(frozen=True)
+class _Stems:
+    """A passage's indexed stems: in its text, its headings, and each sentence."""
+
+    text: frozenset[str]
+    headings: frozenset[str]
+    sentences: tuple[frozenset[str], ...]
+
+
+class Ranker:
+    """Orders the engine's candidates for a question; one per index generation."""
+
+    def __init__(self, vectors: Vectors, rarity: Callable[[str, str], float], weights: np.ndarray | None = None):
+        self.vectors = vectors
+        self.rarity = rarity  # (lang, stem) -> how telling the stem is in its language's passages
+        self.weights = load_weights() if weights is None else weights
+        self._stems: dict[str, _Stems] = {}
+
+    def stems(self, fields: dict) -> _Stems:
+        key = fields["id"]
+        if key not in self._stems:
+            lang, text = fields["lang"], fields["text"]
+            self._stems[key] = _Stems(
+                frozenset(terms(lang, text, mode="index")),
+                frozenset(terms(lang, " ".join(fields["section_path"]), mode="index")),
+                tuple(frozenset(terms(lang, text[s:e], mode="index")) for s, e in sentences(text)),
+            )
+        return self._stems[key]
+
+    def _weight(self, clause: list[Form]) -> float:
+        """How telling a clause is: its most telling text form, a phrase as telling as its commonest stem."""
+        best = 0.0
+        for form in clause:
+            lang = form.field.removeprefix(text_field(""))
+            if form.field == text_field(lang):
+                best = max(best, min(self.rarity(lang, stem) for stem in form.stems))
+        return best
+
+    def features(self, found: list[Found], plan: QueryPlan, question: Question) -> tuple[list[tuple[float, dict, list | None]], np.ndarray]:
+        """The candidates in the lexical order (score, fields, highlights when worked out), and their traits."""
+        preferred = prefer(found, plan, question)
+        if not preferred:
+            return preferred, np.zeros((0, len(FEATURES)))
+        clauses = [c for c in plan.clauses if not isinstance(c, Facet)]
+        weights = [self._weight(c) for c in clauses]
+        total = sum(weights) or 1.0
+        rarest = max(range(len(clauses)), key=weights.__getitem__) if clauses else None
+        by_field = [_by_field(c) for c in clauses]
+
+        ids = [fields["id"] for _, fields, _ in preferred]
+        whole, closest = self.vectors.similarities(embed([question.text])[0], ids)
+        best_closest = float(closest.max())
+        top = preferred[0][0] or 1.0
+        rows = []
+        for place, (score, fields, _) in enumerate(preferred):
+            stems, lang = self.stems(fields), fields["lang"]
+            in_text, in_headings = text_field(lang), section_field(lang)
+            text = [_holds(forms.get(in_text), stems.text) for forms in by_field]
+            headings = [_holds(forms.get(in_headings), stems.headings) for forms in by_field]
+            rows.append([
+                score / top,
+                1 / (1 + place),
+                whole[place],
+                closest[place],
+                closest[place] - best_closest,
+                sum(w for w, hit in zip(weights, text) if hit) / total,
+                sum(w for w, hit in zip(weights, headings) if hit) / total,
+                max((sum(w for forms, w, hit in zip(by_field, weights, text) if hit and _holds(forms[in_text], sentence))
+                     for sentence in stems.sentences), default=0.0) / total,
+                float(rarest is not None and (text[rarest] or headings[rarest])),
+                float(lang == question.lang),
+                float(fields["kind"] == "rule"),
+                math.log(len(fields["text"])) / 7,
+                float(fields["id"].rsplit(".", 1)[-1] == "1"),
+            ])
+        return preferred, np.array(rows, dtype=np.float64)
+
+    def rank(self, found: list[Found], plan: QueryPlan, question: Question, limit: int) -> list[Hit]:
+        """The best ``limit`` hits, with their highlights and confidence."""
+        preferred, traits = self.features(found, plan, question)
+        if not preferred:
+            return []
+        scores = traits @ self.weights
+        chances = np.exp(scores - scores.max())
+        chances /= chances.sum()
+        hits = []
+        for k in sorted(range(len(preferred)), key=lambda k: (-scores[k], k))[:limit]:
+            _, fields, marked = preferred[k]
+            marked = marked if marked is not None else _highlights(fields, plan)
+            hits.append(Hit(
+                id=fields["id"], game=fields["game"], lang=fields["lang"], section=fields["section"],
+                section_path=fields["section_path"], kind=fields["kind"], text=fields["text"],
+                snippet=mark(fields["text"], marked), highlights=marked,
+                score=round(float(scores[k]), 4), confidence=round(float(chances[k]), 3),
+            ))
+        return hits
+
+
+def _by_field(clause: list[Form]) -> dict[str, list[tuple[str, ...]]]:
+    """A clause's forms as the stems to find, by the field they are to be found in."""
+    found: dict[str, list[tuple[str, ...]]] = {}
+    for form in clause:
+        found.setdefault(form.field, []).append(form.stems)
+    return found
+
+
+def _holds(forms: list[tuple[str, ...]] | None, stems: frozenset[str]) -> bool:
+    """Whether one of the forms has all its stems among ``stems``."""
+    return bool(forms) and any(all(s in stems for s in form) for form in forms)
+
+
+def _highlights(fields: dict, plan: QueryPlan) -> list[tuple[int, int]]:
+    return merge(spans(fields["lang"], fields["text"], plan.wanted[fields["lang"]]), fields["text"])
+
+
+def prefer(found: list[Found], plan: QueryPlan, question: Question) -> list[tuple[float, dict, list | None]]:
+    """The engine's candidates after Referee's preferences, best first: (score, fields, highlights
+    when a "how many" question needed them)."""
     counting = "number" in question.facets
     scored = []
     for candidate in found:
         fields, text = candidate.fields, candidate.fields["text"]
-        marked = highlights(fields) if counting else None
+        marked = _highlights(fields, plan) if counting else None
         score = candidate.score * KIND_FACTOR.get(fields["kind"], 1.0)
         if fields["game"] in question.mentioned:
             score *= MENTIONED_GAME_FACTOR
@@ -89,12 +247,4 @@ def rank(found: list[Found], plan: QueryPlan, question: Question, limit: int) ->
             score *= COUNT_FACTOR
         scored.append((score, fields, marked))
     scored.sort(key=lambda item: -item[0])
-    hits = []
-    for score, fields, marked in scored[:limit]:
-        marked = marked if marked is not None else highlights(fields)
-        hits.append(Hit(
-            id=fields["id"], game=fields["game"], lang=fields["lang"], section=fields["section"],
-            section_path=fields["section_path"], kind=fields["kind"], text=fields["text"],
-            snippet=mark(fields["text"], marked), highlights=marked, score=round(score, 4),
-        ))
-    return hits
+    return scored

@@ -131,3 +131,34 @@ def test_a_game_name_that_is_called_out_in_the_game_is_searched_not_dropped(clie
     assert body["lang"] == lang
     assert body["answer"] is not None
     assert '"Mömmen"' in body["answer"]["passage_text"]
+
+
+def test_an_answer_says_how_sure_referee_is(client):
+    """A clear question gets its rule as the rule; the confidence is the ranker's estimate that the
+    cited passage is the one that answers, and ``sure`` is that estimate at the threshold."""
+    from service.ask import SURE
+
+    body = ask(client, question="Who wins Mömmen?")
+    assert body["answer"]["sure"] is True
+    assert SURE <= body["answer"]["confidence"] <= 1
+    assert body["message"] == "From the English rulebook of Mömmen:"
+
+
+def test_an_unsure_answer_is_given_as_the_closest_rule_to_check(client):
+    """A vague question, answered from another language's rulebook: Referee gives the closest rule
+    and says that it is not sure, in the asker's language, with the other passages to compare."""
+    from service.ask import SURE
+
+    body = ask(client, question="一回合可以打出幾張原料牌？", game="mamma-mia")
+    answer = body["answer"]
+    assert answer is not None
+    assert answer["sure"] is False and 0 <= answer["confidence"] < SURE
+    assert body["message"].startswith("不確定")
+    assert len(body["citations"]) >= 2
+
+
+def test_search_hits_carry_their_confidence(client):
+    hits = client.get("/v1/search", query_string={"q": "Who wins Mömmen?", "limit": 5}).get_json()["hits"]
+    chances = [h["confidence"] for h in hits]
+    assert all(0 <= c <= 1 for c in chances) and sum(chances) <= 1.0001
+    assert chances == sorted(chances, reverse=True)

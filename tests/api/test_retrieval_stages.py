@@ -31,7 +31,7 @@ def _hit(text: str, words: list[str]):
         at = text.index(word, at)
         highlights.append((at, at + len(word)))
         at += len(word)
-    return Hit(id="g.en.a.1", game="g", lang="en", section="s", section_path=["s"], kind="rule", text=text,
+    return Hit(id="g.en.a.1", game="g", lang="en", section="s", section_path=["s"], kind="rule", text=text, confidence=1.0,
                snippet=text, highlights=highlights, score=1.0)
 
 

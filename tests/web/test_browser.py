@@ -31,7 +31,7 @@ def test_a_german_question_about_mamma_mia_opens_the_french_rulebook_at_the_cite
     assert answer.get_attribute("lang") == "fr"
     sentence = answer.locator("mark").inner_text()
     assert sentence
-    assert turn.locator(".msg").inner_text().startswith("Laut dem französischen Regelheft")
+    assert "französischen Regelheft" in turn.locator(".msg").inner_text()
 
     turn.get_by_role("link", name=strings()["de"]["openInRulebook"]).click()
     page.wait_for_selector(".passage.cited")
@@ -50,6 +50,17 @@ def test_an_off_topic_question_is_shown_as_not_in_the_rulebooks(open_page):
     assert turn.locator(".badge").inner_text() == ENGLISH["notInRulebooks"]
     assert turn.locator("mark").count() == 0, "no sentence is presented as the answer"
     assert turn.locator("blockquote").count() >= 1, "the closest passages are shown to check"
+
+
+def test_an_answer_referee_is_not_sure_of_says_so_and_shows_the_passages_to_compare(open_page):
+    page = open_page("/games/mamma-mia/chat", locale="zh-TW")
+    turn = ask(page, "一回合可以打出幾張原料牌？")
+    traditional = strings()["zh-Hant"]
+    assert turn.locator(".badge").first.inner_text() == traditional["notSure"]
+    assert turn.locator(".msg").inner_text().startswith("不確定")
+    assert turn.locator("blockquote mark").count() == 1, "the closest rule's sentence is marked"
+    assert traditional["checkAlso"] in turn.inner_text()
+    assert turn.locator("blockquote").count() >= 2, "the other passages are shown whole"
 
 
 def test_the_conversation_survives_a_reload_and_can_be_cleared(open_page):

@@ -181,6 +181,7 @@ function answerView(game, reply, ask) {
   const answer = reply.answer;
   if (answer) {
     const p = answer.passage_text;
+    if (!answer.sure) parts.push(h("p", {}, h("span", { class: "badge" }, t("notSure"))));
     parts.push(
       h("blockquote", { lang: answer.lang }, p.slice(0, answer.start), h("mark", {}, p.slice(answer.start, answer.end)), p.slice(answer.end)),
       h("p", { class: "meta" }, t("fromRulebook", { section: answer.section, lang: langName(answer.lang) }), " · ",
@@ -202,7 +203,13 @@ function answerView(game, reply, ask) {
         h("p", { class: "meta" }, h("a", { href: rulebookHref(game, side.lang, side.passage_id, side.quote) }, langName(side.lang))))))));
   }
   const others = answer ? reply.citations.filter((c) => c.passage_id !== answer.passage_id) : [];
-  if (others.length) {
+  if (others.length && !answer.sure) {  // not sure: the other passages whole, to compare
+    parts.push(h("p", { class: "meta" }, t("checkAlso")));
+    for (const c of others) {
+      parts.push(h("blockquote", { lang: c.lang }, c.quote),
+        h("p", { class: "meta" }, citationLink(game, c, t("fromRulebook", { section: c.section, lang: langName(c.lang) }))));
+    }
+  } else if (others.length) {
     parts.push(h("p", { class: "meta" }, t("sources")),
       h("ul", { class: "sources" }, others.map((c) => h("li", {},
         citationLink(game, c, `${c.section} (${langName(c.lang)})`), ": ", h("span", { lang: c.lang }, c.quote.length > 140 ? c.quote.slice(0, 140) + "…" : c.quote)))));

