@@ -70,11 +70,12 @@ def extract(hit: Hit, facets: set[str] = frozenset(), rarity=None, numbers: froz
     best = max(range(len(parts)), key=lambda i: (weight(parts[i]), -i))
     start, end = parts[best]
     opens_list = _opens_list(hit.text[start:end])
+    in_list = False  # once in the list, an item's further sentences belong to it ("a) ... . This player ...")
     while best + 1 < len(parts) and end - start < MAX_ANSWER_CHARS:
         following = hit.text[parts[best + 1][0]:parts[best + 1][1]]
-        if not (opens_list and _LIST_ITEM.match(following)) and not (
-            hit.text[start:end].rstrip().endswith((":", "：")) or end - start < SHORT_SENTENCE
-        ):
+        if opens_list and _LIST_ITEM.match(following):
+            in_list = True
+        elif not (in_list or hit.text[start:end].rstrip().endswith((":", "：")) or end - start < SHORT_SENTENCE):
             break
         best += 1
         end = parts[best][1]

@@ -55,3 +55,16 @@ def test_a_number_the_question_names_picks_its_sentence():
     hit = _hit(text, ["cards", "cards", "cards", "cards"])
     answer = extract(hit, rarity=lambda lang, stem: 0.5 if stem == "card" else 0.0, numbers=frozenset({"3"}))
     assert answer.text == "Matching ingredients on 3 cards gives 6 vp."
+
+
+def test_a_sentence_that_opens_a_list_is_answered_with_the_whole_list_items_sentences_included():
+    """A passage is one list with its lead-in: the answer to "when does it end?" is every case,
+    including an item that runs over several sentences (it used to stop after the first one)."""
+    from service.ask import extract
+
+    text = ("The game ends immediately if either of the following occurs:\n"
+            "a) A player has turned over the last card of their pile. This player becomes the Neanderthal of the Month.\n"
+            "or\n"
+            "b) After the 7th mammoth hunt the stone reaches the last space.")
+    hit = _hit(text, ["game", "ends"])
+    assert extract(hit).text == text
