@@ -67,6 +67,11 @@ def game_names(games: dict) -> list[tuple[str, str]]:
     return sorted(names, key=lambda pair: -len(pair[0]))
 
 
+def _name_pattern(name: str) -> str:
+    """A game name as a whole word; a Chinese name anywhere (Chinese has no spaces: 猛犸曼波谁先当族长)."""
+    return rf"(?<!\w){re.escape(name)}(?!\w)" if name.isascii() else re.escape(name)
+
+
 class Reader:
     """Reads questions against one index's games, term base and vocabulary.
 
@@ -137,7 +142,7 @@ class Reader:
         folded = name_form(q)
         found: set[str] = set()
         for name, game_id in self._game_names:
-            pattern = rf"(?<!\w){re.escape(name)}(?!\w)" if name.isascii() else re.escape(name)
+            pattern = _name_pattern(name)
             if re.search(pattern, folded):
                 found.add(game_id)
                 folded = re.sub(pattern, " ", folded)
@@ -161,7 +166,7 @@ class Reader:
             return q
         out = list(q)
         for name, _ in self._game_names:
-            for match in re.finditer(rf"(?<!\w){re.escape(name)}(?!\w)", folded):
+            for match in re.finditer(_name_pattern(name), folded):
                 before, after = folded[:match.start()].split()[-1:], folded[match.end():].split()[:1]
                 if not keep(before, after):
                     out[match.start():match.end()] = " " * (match.end() - match.start())

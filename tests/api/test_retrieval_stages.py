@@ -9,6 +9,12 @@ def test_the_reader_routes_a_named_game_and_keeps_the_name_out_of_the_words(libr
     assert "Mömmen" not in question.searched
 
 
+def test_a_chinese_game_name_is_taken_out_of_the_words_though_chinese_has_no_spaces(library):
+    question = library.read("猛犸曼波谁先当族长")
+    assert question.game == "mammut-mambo"
+    assert "猛犸" not in question.searched and "族长" in question.searched
+
+
 def test_a_chinese_word_outside_the_term_base_is_searched_through_cc_cedict(library):
     assert library.planner.translates("平手", "zh")
     plan = library.planner.plan(library.read("平手怎麼算", lang="zh"))
