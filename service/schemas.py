@@ -299,7 +299,7 @@ class AnswerOut(Schema):
     )
     sure = fields.Boolean(
         required=True,
-        metadata={"description": "confidence >= 0.4: give the answer as the rule. When false, message says so "
+        metadata={"description": "confidence >= 0.5: give the answer as the rule. When false, message says so "
                                  "and the asker should check the answer against the other citations."},
     )
 
