@@ -99,25 +99,33 @@ def _citation(hit: Hit, quote: str | None = None) -> dict:
 
 
 def _disagreement(library: Library, answers: list[Answer], lang: str | None) -> dict | None:
-    """The recorded disagreement on the point asked: one whose quoted words overlap the words
-    answering the question (the answer's own passage first, then the other citations)."""
-    for answer in answers:
-        for item in library.disagreements:
-            for side in item["sides"]:
-                if side["passage"] != answer.hit.id:
-                    continue
-                at = answer.hit.text.find(side["quote"])
-                if at < answer.end and at + len(side["quote"]) > answer.start:
-                    key = "disagree" if item["kind"] == "disagreement" else "one_text_only"
-                    code = lang or "en"
-                    return {
-                        "id": item["id"],
-                        "kind": item["kind"],
-                        "message": say(key, lang),
-                        "topic": item["topic"].get(code, item["topic"]["en"]),
-                        "summary": item["summary"].get(code, item["summary"]["en"]),
-                        "sides": item["sides"],
-                    }
+    """The recorded disagreement on the point answered: one whose quoted words overlap the answer
+    (``answers[0]``), or one that the answer's passage is a side of while another citation's best
+    sentence (``answers[1:]``) overlaps another of its sides ("What is the Pizza Minimale?": the
+    French definition, and the Chinese sentence on which ingredient is the fewest). A side in
+    another citation alone is not enough: that citation may be about another point (a question on
+    failed pizzas cited the Chinese oven passage, whose leftover-ingredients sentence is a side)."""
+    def overlaps(side: dict, answer: Answer) -> bool:
+        at = answer.hit.text.find(side["quote"])
+        return side["passage"] == answer.hit.id and at < answer.end and at + len(side["quote"]) > answer.start
+
+    first, others = answers[0], answers[1:]
+    for item in library.disagreements:
+        sides = item["sides"]
+        if any(overlaps(side, first) for side in sides) or (
+            any(side["passage"] == first.hit.id for side in sides)
+            and any(overlaps(side, other) for side in sides for other in others)
+        ):
+            key = "disagree" if item["kind"] == "disagreement" else "one_text_only"
+            code = lang or "en"
+            return {
+                "id": item["id"],
+                "kind": item["kind"],
+                "message": say(key, lang),
+                "topic": item["topic"].get(code, item["topic"]["en"]),
+                "summary": item["summary"].get(code, item["summary"]["en"]),
+                "sides": sides,
+            }
     return None
 
 

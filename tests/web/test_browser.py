@@ -6,6 +6,7 @@ import json
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from service.web import strings
 
@@ -216,7 +217,8 @@ def test_a_legal_move_is_played_and_a_replayed_log_jumps_to_its_first_illegal_mo
     page = open_page("/games/mamma-mia/dispute")
     state = _start(page, "mamma-mia", players=2, seed=11)
     standings = page.locator(".standings > ol > li")
-    assert standings.count() == 2, "who is winning: both players, from POST /score"
+    # who is winning: both players, from POST /score (which answers after the state is drawn)
+    expect(standings).to_have_count(2)
     assert "0 completed orders" in standings.first.inner_text()
     assert standings.first.get_by_role("link").count() >= 1, "each line links its rule"
     page.locator(".moves button").first.click()
