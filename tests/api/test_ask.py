@@ -163,10 +163,3 @@ def test_search_hits_carry_their_confidence(client):
     assert all(0 <= c <= 1 for c in chances) and sum(chances) <= 1.0001
     assert chances == sorted(chances, reverse=True)
 
-
-def test_a_disagreement_in_a_passage_cited_for_another_point_is_not_claimed(client):
-    """The answer on failed pizzas is the French common-mistakes line; a Chinese oven passage cited
-    after it holds a side of the leftover-ingredients disagreement, which is not the point asked."""
-    body = ask(client, question="Que se passe-t-il quand une pizza est ratée ?", game="mamma-mia")
-    assert body["answer"]["passage_id"] == "mamma-mia.fr.common-mistakes.4"
-    assert body["disagreement"] is None
