@@ -16,6 +16,8 @@ from indexer.analysis import fold, to_simplified, words
 from indexer.corpus import LANGS
 
 MAX_FORM_WORDS = 8
+MIN_COMPOUND_PART = 3  # letters of each part of a German compound read as two words
+MIN_COMPOUND_TAIL = 4  # letters of the last part when it alone is a concept's form
 
 
 @dataclass(frozen=True)
@@ -113,6 +115,40 @@ class TermBase:
                     analysis.matches.append(Match(self.concepts[cid], "zh", start, start + len(form)))
                     covered.append((token.start, token.end))
 
+    def _match_compound(self, text, token, game, analysis: Analysis, covered: list) -> None:
+        """A German compound the term base lacks, read as two of its words ("Tischkarten": Tisch +
+        Karten; "Zutatenkarte": Zutaten + Karte), a linking s or e between them allowed. When only
+        the last word is a concept's form, the compound is a kind of it ("Wechselgeld": money),
+        and the whole word is searched too."""
+        word = text[token.start : token.end]
+        kind_of = None
+        for cut in range(len(word) - MIN_COMPOUND_PART, MIN_COMPOUND_PART - 1, -1):  # the longest head first
+            tail = self._single(word[cut:], game)
+            if not tail:
+                continue
+            for head_text in (word[:cut], word[:cut].removesuffix("s"), word[:cut].removesuffix("e")):
+                head = self._single(head_text, game) if len(head_text) >= MIN_COMPOUND_PART else []
+                if head:
+                    for cid in head:
+                        analysis.matches.append(Match(self.concepts[cid], "de", token.start, token.start + len(head_text)))
+                    for cid in tail:
+                        analysis.matches.append(Match(self.concepts[cid], "de", token.start + cut, token.end))
+                    covered.append((token.start, token.end))
+                    return
+            if kind_of is None and len(word) - cut >= MIN_COMPOUND_TAIL:
+                kind_of = (cut, tail)
+        if kind_of:
+            cut, tail = kind_of
+            for cid in tail:
+                analysis.matches.append(Match(self.concepts[cid], "de", token.start + cut, token.end))
+
+    def _single(self, word: str, game: str | None) -> list[str]:
+        """The concepts of which ``word`` alone, read in German, is a form."""
+        stems = tuple(w.stem for w in words("de", word))
+        if len(stems) != 1:
+            return []
+        return list(dict.fromkeys(c for c, _ in self._forms["de"].get(stems, ()) if self.concepts[c].applies_to(game)))
+
     def analyse(self, text: str, langs: tuple[str, ...], game: str | None = None) -> Analysis:
         """Match concept forms in ``text`` read as each of ``langs``; longest match wins."""
         analysis = Analysis()
@@ -139,6 +175,8 @@ class TermBase:
                 else:
                     if lang == "zh" and len(tokens[i].stem) > 2:
                         self._match_inside(text, tokens[i], game, analysis, covered)
+                    elif lang == "de" and tokens[i].end - tokens[i].start >= 2 * MIN_COMPOUND_PART:
+                        self._match_compound(text, tokens[i], game, analysis, covered)
                     i += 1
         lang = langs[0]
         for token in words(lang, text):

@@ -55,3 +55,12 @@ def test_concepts_of_another_game_are_ignored_when_the_game_is_given():
 
 def test_a_word_jieba_keeps_whole_is_searched_inside():
     assert "bus" in concept_ids("奶奶坐公車", "zh")
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("wann darf man die Tischkarten austauschen", ["table", "card", "swap"]),  # Tisch + Karten
+    ("krieg ich Wechselgeld", ["money"]),  # a kind of Geld
+])
+def test_a_german_compound_the_term_base_lacks_is_read_through_its_words(text, expected):
+    assert concept_ids(text, "de") == expected
+
