@@ -7,7 +7,8 @@ gold phrase, compared after NFKC, lower-casing, folding ’ and ‘ to ', and re
 Search: Recall@1, Recall@3, Recall@10, MRR@10 and the mean length of the returned passages, per
 question language and overall. Ask (POST /v1/ask): how often the answer's passage holds a gold
 phrase, how often the answer sentence itself does, and how often an on-topic question is refused
-(answer null); with --offtopic, how often questions the rulebooks do not answer are refused.
+(answer null); how many answers are given as sure, and how often the passage is right when sure
+and when not; with --offtopic, how often questions the rulebooks do not answer are refused.
 Runs in-process on the built index, or over HTTP with --url.
 """
 
@@ -148,6 +149,13 @@ def ask_table(on_topic: list[Asked], off_topic: list[Asked]) -> dict[str, dict[s
             "passage": sum(1 for a in mine if a.answer and contains_gold(a.answer["passage"], a.case.gold)) / n,
             "sentence": sum(1 for a in mine if a.answer and contains_gold(a.answer["text"], a.case.gold)) / n,
             "refused_on_topic": sum(1 for a in mine if a.answer is None) / n,
+            "sure": sum(1 for a in mine if a.answer and a.answer.get("sure")) / n,
+            "right_when_sure": sum(1 for a in mine if a.answer and a.answer.get("sure")
+                                   and contains_gold(a.answer["passage"], a.case.gold))
+                               / (sum(1 for a in mine if a.answer and a.answer.get("sure")) or 1),
+            "right_when_unsure": sum(1 for a in mine if a.answer and not a.answer.get("sure")
+                                     and contains_gold(a.answer["passage"], a.case.gold))
+                                 / (sum(1 for a in mine if a.answer and not a.answer.get("sure")) or 1),
             "lang_right": sum(1 for a in mine + other if a.lang == a.case.lang) / (len(mine + other) or 1),
             "n_off": len(other),
             "refused_off_topic": sum(1 for a in other if a.answer is None) / (len(other) or 1),
@@ -156,11 +164,13 @@ def ask_table(on_topic: list[Asked], off_topic: list[Asked]) -> dict[str, dict[s
 
 
 def format_ask_table(table: dict[str, dict[str, float]]) -> str:
-    lines = ["| lang | n | answer passage right | answer sentence right | on-topic refused | language right "
-             "| off-topic n | off-topic refused |", "|---|---|---|---|---|---|---|---|"]
+    lines = ["| lang | n | answer passage right | answer sentence right | on-topic refused | answered sure "
+             "| passage right when sure | when not sure | language right | off-topic n | off-topic refused |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
     for name, m in table.items():
         lines.append(
             f"| {name} | {m['n']} | {m['passage']:.2f} | {m['sentence']:.2f} | {m['refused_on_topic']:.2f} "
+            f"| {m['sure']:.2f} | {m['right_when_sure']:.2f} | {m['right_when_unsure']:.2f} "
             f"| {m['lang_right']:.2f} | {m['n_off']} | {m['refused_off_topic']:.2f} |"
         )
     return "\n".join(lines)
