@@ -64,3 +64,9 @@ def test_a_word_jieba_keeps_whole_is_searched_inside():
 def test_a_german_compound_the_term_base_lacks_is_read_through_its_words(text, expected):
     assert concept_ids(text, "de") == expected
 
+
+
+def test_colloquial_grad_is_not_a_temperature_but_wie_viel_grad_is():
+    """"grad" is spoken German for "gerade" (just now); only "wie viel Grad" asks about an oven."""
+    assert "real-cooking" not in concept_ids("darf ich den opa nochmal schicken wenn er grad rauskommt", "de")
+    assert "real-cooking" in concept_ids("bei wie viel Grad muss der Ofen sein", "de")
