@@ -25,7 +25,7 @@ import numpy as np
 from indexer.eval import Case, contains_gold, load_cases
 
 L2 = 0.1
-STEPS = 400
+STEPS = 2000
 STEP_SIZE = 0.5
 FOLDS = 6
 PROJECT = Path(__file__).resolve().parent.parent
@@ -99,7 +99,7 @@ def main(argv=None) -> int:
     parser.add_argument("--out", type=Path, default=WEIGHTS)
     args = parser.parse_args(argv)
 
-    library = Library(args.index, detector=Detector())
+    library = Library(args.index, detector=Detector(), weights=np.zeros(len(FEATURES)))  # traits need no weights
     cases = [c for f in args.files for c in load_cases(f) if c.split in (None, "dev")]
     questions = described(library, cases)
     weights = fit(questions)

@@ -6,7 +6,7 @@ put a number right before the thing asked about. Then a learned scorer reads eac
 traits (``FEATURES``): that lexical order, how close the passage and its closest sentence are in
 meaning to the question (indexer.vectors: across languages), how much of the question's words,
 weighted by how telling they are, stand in the passage, in its headings and in one sentence of it,
-whether it is a rule, in the asker's language, the opening of its section. Its weights are fitted
+whether it is a rule, in the asker's language, how long. Its weights are fitted
 on the development questions by ``python -m indexer.fit_ranker`` (ranker.json says on what, and
 the cross-validated figures). A softmax over the candidates' scores gives each hit its
 ``confidence``: the estimated chance that it is the passage that answers.
@@ -93,10 +93,8 @@ Preferred = tuple[float, dict, "list[tuple[int, int]] | None"]  # score, stored 
 # The traits the learned scorer weighs, in the order of ranker.json's weights.
 FEATURES = (
     "lexical",  # the preference score, as a share of the best candidate's
-    "lexical_rank",  # 1 / (1 + place in the lexical order)
     "whole_passage",  # cosine of the question with the passage under its headings
     "closest_sentence",  # cosine of the question with the passage's closest sentence
-    "behind_closest",  # closest_sentence minus the best closest_sentence among the candidates
     "words_in_passage",  # share of the question's words (by how telling) in the passage
     "words_in_headings",  # ... in its section headings
     "words_in_one_sentence",  # ... in its best sentence
@@ -104,7 +102,6 @@ FEATURES = (
     "asker_language",  # written in the asker's language
     "rule",  # a rule, not a tip, example or aside
     "length",  # log of its length in characters, / 7
-    "opens_section",  # the first passage of its section
 )
 
 
@@ -167,7 +164,6 @@ class Ranker:
 
         ids = [fields["id"] for _, fields, _ in preferred]
         whole, closest = self.vectors.similarities(embed([question.text])[0], ids)
-        best_closest = float(closest.max())
         top = preferred[0][0] or 1.0
         rows = []
         for place, (score, fields, _) in enumerate(preferred):
@@ -177,10 +173,8 @@ class Ranker:
             headings = [_holds(forms.get(in_headings), stems.headings) for forms in by_field]
             rows.append([
                 score / top,
-                1 / (1 + place),
                 whole[place],
                 closest[place],
-                closest[place] - best_closest,
                 sum(w for w, hit in zip(weights, text) if hit) / total,
                 sum(w for w, hit in zip(weights, headings) if hit) / total,
                 max((sum(w for forms, w, hit in zip(by_field, weights, text)
@@ -190,7 +184,6 @@ class Ranker:
                 float(lang == question.lang),
                 float(fields["kind"] == "rule"),
                 math.log(len(fields["text"])) / 7,
-                float(fields["id"].rsplit(".", 1)[-1] == "1"),
             ])
         return preferred, np.array(rows, dtype=np.float64)
 
