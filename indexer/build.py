@@ -27,11 +27,11 @@ from typing import Callable, Iterable
 from whoosh import index as whoosh_index
 from whoosh.fields import ID, KEYWORD, NUMERIC, STORED, TEXT, Schema
 
+from indexer import vectors
 from indexer.analysis import analyzer, terms
 from indexer.cedict import zh_en
 from indexer.corpus import LANGS, Corpus, Passage, Rulebook, fingerprint, load_corpus
 from indexer.terms import load_concepts
-from indexer import vectors
 
 PROJECT = Path(__file__).resolve().parent.parent
 DEFAULT_CORPUS = PROJECT / "corpus"

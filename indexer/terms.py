@@ -129,8 +129,9 @@ class TermBase:
             for head_text in (word[:cut], word[:cut].removesuffix("s"), word[:cut].removesuffix("e")):
                 head = self._single(head_text, game) if len(head_text) >= MIN_COMPOUND_PART else []
                 if head:
+                    head_end = token.start + len(head_text)
                     for cid in head:
-                        analysis.matches.append(Match(self.concepts[cid], "de", token.start, token.start + len(head_text)))
+                        analysis.matches.append(Match(self.concepts[cid], "de", token.start, head_end))
                     for cid in tail:
                         analysis.matches.append(Match(self.concepts[cid], "de", token.start + cut, token.end))
                     covered.append((token.start, token.end))

@@ -82,7 +82,8 @@ class Vectors:
     @classmethod
     def load(cls, generation: Path) -> "Vectors":
         with np.load(generation / VECTORS) as data:
-            return cls({str(i): k for k, i in enumerate(data["ids"])}, data["passages"], data["sentences"], data["first"])
+            row = {str(i): k for k, i in enumerate(data["ids"])}
+            return cls(row, data["passages"], data["sentences"], data["first"])
 
     def similarities(self, question: np.ndarray, ids: list[str]) -> tuple[np.ndarray, np.ndarray]:
         """For each passage of ``ids``: the cosine of the question with the passage whole, and with
@@ -90,7 +91,8 @@ class Vectors:
         rows = [self.row[i] for i in ids]
         whole = self.passages[rows] @ question
         closest = np.array([
-            float(np.max(self.sentences[self.first[r] : self.first[r + 1]] @ question)) if self.first[r + 1] > self.first[r] else -1.0
+            float(np.max(self.sentences[self.first[r] : self.first[r + 1]] @ question))
+            if self.first[r + 1] > self.first[r] else -1.0  # a passage with no sentence: nothing is close
             for r in rows
         ])
         return whole, closest

@@ -18,8 +18,8 @@ from whoosh import index as whoosh_index
 from indexer.analysis import terms, warm_up
 from indexer.build import hold, read_catalog, text_field
 from indexer.corpus import LANGS
-from indexer.vectors import Vectors, embed
 from indexer.terms import TermBase
+from indexer.vectors import Vectors, embed
 from service.retrieval.plan import Planner, QueryPlan
 from service.retrieval.question import Question, Reader
 from service.retrieval.rank import Hit, Ranker, mark
