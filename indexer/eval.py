@@ -142,6 +142,8 @@ def ask_table(on_topic: list[Asked], off_topic: list[Asked]) -> dict[str, dict[s
     table = {}
     for name in langs + ["all"]:
         mine = [a for a in on_topic if name in ("all", a.case.lang)]
+        sure = [a for a in mine if a.answer and a.answer.get("sure")]
+        unsure = [a for a in mine if a.answer and not a.answer.get("sure")]
         other = [a for a in off_topic if name in ("all", a.case.lang)]
         n = len(mine) or 1
         table[name] = {
@@ -149,13 +151,9 @@ def ask_table(on_topic: list[Asked], off_topic: list[Asked]) -> dict[str, dict[s
             "passage": sum(1 for a in mine if a.answer and contains_gold(a.answer["passage"], a.case.gold)) / n,
             "sentence": sum(1 for a in mine if a.answer and contains_gold(a.answer["text"], a.case.gold)) / n,
             "refused_on_topic": sum(1 for a in mine if a.answer is None) / n,
-            "sure": sum(1 for a in mine if a.answer and a.answer.get("sure")) / n,
-            "right_when_sure": sum(1 for a in mine if a.answer and a.answer.get("sure")
-                                   and contains_gold(a.answer["passage"], a.case.gold))
-                               / (sum(1 for a in mine if a.answer and a.answer.get("sure")) or 1),
-            "right_when_unsure": sum(1 for a in mine if a.answer and not a.answer.get("sure")
-                                     and contains_gold(a.answer["passage"], a.case.gold))
-                                 / (sum(1 for a in mine if a.answer and not a.answer.get("sure")) or 1),
+            "sure": len(sure) / n,
+            "right_when_sure": sum(contains_gold(a.answer["passage"], a.case.gold) for a in sure) / (len(sure) or 1),
+            "right_when_unsure": sum(contains_gold(a.answer["passage"], a.case.gold) for a in unsure) / (len(unsure) or 1),
             "lang_right": sum(1 for a in mine + other if a.lang == a.case.lang) / (len(mine + other) or 1),
             "n_off": len(other),
             "refused_off_topic": sum(1 for a in other if a.answer is None) / (len(other) or 1),

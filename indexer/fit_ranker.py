@@ -75,13 +75,10 @@ def figures(questions: list[Question], order) -> dict[str, float]:
 
 def cross_validated(questions: list[Question]) -> dict[str, float]:
     folds = [questions[k::FOLDS] for k in range(FOLDS)]
-    scored = []
+    totals = {"recall@1": 0.0, "recall@3": 0.0, "mrr@10": 0.0}
     for k, held in enumerate(folds):
         weights = fit([q for j, fold in enumerate(folds) if j != k for q in fold])
-        scored.append((held, weights))
-    totals = {"recall@1": 0.0, "recall@3": 0.0, "mrr@10": 0.0}
-    for held, weights in scored:
-        for name, value in figures(held, lambda x, w=weights: np.argsort(-(x @ w), kind="stable")).items():
+        for name, value in figures(held, lambda x: np.argsort(-(x @ weights), kind="stable")).items():
             totals[name] += value * len(held) / len(questions)
     return {name: round(value, 3) for name, value in totals.items()}
 
