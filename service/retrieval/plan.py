@@ -3,11 +3,13 @@
 A question reaches every rulebook language through the terminology base: each concept it
 mentions becomes one clause whose alternatives are the concept's forms in every language (scored
 as their best, so a concept with many synonyms counts once). Words that match no concept are
-searched as they are in every language field; quoted phrases are required.
+searched as they are in every language field (a Chinese word only in the Chinese ones); quoted
+phrases are required.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 
 from indexer.analysis import analyzer, terms, to_simplified, words
@@ -20,6 +22,7 @@ MAX_QUERY_TERMS = 64
 OTHER_LANGUAGE_WEIGHT = 0.5  # a word searched as-is in a language other than the asker's
 NUMBER_FACET_WEIGHT = 1.5
 DICTIONARY_WEIGHT = 0.5  # a word's translations from a general dictionary, as one synonym set
+_HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")  # a Chinese word: only Chinese text can hold it
 
 
 @dataclass(frozen=True)
@@ -117,7 +120,7 @@ class Planner:
         leftover = " ".join(searched[s:e] for s, e in question.analysis.leftover)
         for lang in self.langs:
             weight = 1.0 if question.lang in (None, lang) else OTHER_LANGUAGE_WEIGHT
-            for word in terms(lang, leftover)[:MAX_QUERY_TERMS]:
+            for word in [w for w in terms(lang, leftover) if lang == "zh" or not _HAN.search(w)][:MAX_QUERY_TERMS]:
                 plan.wanted[lang].add(word)
                 plan.clauses.append([Form(text_field(lang), (word,), boost=weight)])
                 plan.clauses.append([Form(section_field(lang), (word,), boost=weight)])
