@@ -31,6 +31,8 @@ NAMED_NUMBER_WEIGHT = 2.0  # a number the question names, in the sentence: as mu
 _NUMBER = re.compile(r"(?<!\d)\d+(?!\d)")
 MAX_ANSWER_CHARS = 600  # a list joined to its lead-in stops growing here
 # A list item or the word that joins two items: "a)", "2.", "-", "•", "or", "ou", "oder", "或".
+# Words that announce a list: "the following", "folgende", 下列, 以下 ("suivant" is mostly "next").
+_ANNOUNCES = re.compile(r"\bfollowing\b|\bfolgende|下列|以下", re.IGNORECASE)
 _LIST_ITEM = re.compile(r"^\s*(?:[a-z]\)|\d+[.)]|[-•*]|or\b|ou\b|oder\b|或)", re.IGNORECASE)
 
 
@@ -73,8 +75,8 @@ def extract(hit: Hit, facets: set[str] = frozenset(), rarity=None, numbers: froz
     in_list = False  # once in the list, an item's further sentences belong to it ("a) ... . This player ...")
     while best + 1 < len(parts) and end - start < MAX_ANSWER_CHARS:
         following = hit.text[parts[best + 1][0]:parts[best + 1][1]]
-        if opens_list and _LIST_ITEM.match(following):
-            in_list = True
+        if opens_list and (_LIST_ITEM.match(following) or not in_list and _item_follows(hit.text, parts, best + 1)):
+            in_list = True  # an item, or the stem the items complete ("A player ..." then "- makes ...")
         elif not (in_list or hit.text[start:end].rstrip().endswith((":", "：")) or end - start < SHORT_SENTENCE):
             break
         best += 1
@@ -83,8 +85,15 @@ def extract(hit: Hit, facets: set[str] = frozenset(), rarity=None, numbers: froz
 
 
 def _opens_list(sentence: str) -> bool:
-    """A sentence that the list after it completes: it ends with a colon, or without a full stop."""
-    return sentence.rstrip().endswith((":", "：")) or not sentence.rstrip().endswith(tuple(".!?。！？;；)"))
+    """A sentence that the list after it completes: it ends with a colon or without a full stop, or
+    it announces what follows ("A mistake counts as any of the following three things.")."""
+    ending = sentence.rstrip()
+    return ending.endswith((":", "：")) or not ending.endswith(tuple(".!?。！？;；)")) or bool(_ANNOUNCES.search(ending))
+
+
+def _item_follows(text: str, parts: list[tuple[int, int]], at: int) -> bool:
+    """Whether the part after ``parts[at]`` is a list item."""
+    return at + 1 < len(parts) and bool(_LIST_ITEM.match(text[parts[at + 1][0]:parts[at + 1][1]]))
 
 
 def _citation(hit: Hit, quote: str | None = None) -> dict:

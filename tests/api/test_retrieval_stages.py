@@ -80,3 +80,16 @@ def test_a_sentence_that_opens_a_list_is_answered_with_the_whole_list_items_sent
             "b) After the 7th mammoth hunt the stone reaches the last space.")
     hit = _hit(text, ["game", "ends"])
     assert extract(hit).text == text
+
+
+def test_a_sentence_that_announces_the_following_list_is_answered_with_the_list_and_its_stem():
+    """"... the following three things." ends with a full stop, yet the three things are the rule,
+    and "A player ..." is the stem each item completes."""
+    from service.ask import extract
+
+    text = ("If one of you makes a mistake in the choreography, they are punished! A mistake counts as any "
+            "of the following three things. A player ...\n- makes the wrong gesture or the wrong shout,\n"
+            "- makes a shout even though the card is shown more than once (Step 3),\n"
+            "- lags too far behind the rest of the tribe (or does nothing at all).")
+    hit = _hit(text, ["A mistake counts"])
+    assert extract(hit).text == text[text.index("A mistake counts"):]
