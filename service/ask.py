@@ -1,8 +1,9 @@
 """Answering a question: the sentence or two of the best passage that answer it, with citations.
 
-Referee never states an answer the rulebooks do not give. When too few of the question's words
-are known to the rulebooks (a question about chess), or nothing matches, the answer is null and
-the closest passages are listed for the asker to check.
+Referee never states an answer the rulebooks do not give. When the question is about something
+else (chess, real pizza ovens, the game's price: words of other domains, or the ranker's on-topic
+decision, service.retrieval.rank), or nothing matches, the answer is null and the closest passages
+are listed for the asker to check.
 """
 
 from __future__ import annotations
@@ -15,11 +16,6 @@ from indexer.build import facets as facets_of
 from service.language import LANGUAGE_NAMES, did_you_mean, say
 from service.library import Hit, Library, mark
 
-# Share of the question's content words the rulebooks must know, tuned on the dev questions
-# (benchmarks/eval). Chinese is lower: jieba's words are less often concept forms, and three of
-# the four games have no Chinese rulebook whose words a question could share.
-MIN_COVERAGE = {"zh": 0.3}
-MIN_COVERAGE_DEFAULT = 0.5
 CITATIONS = 3
 # From this confidence on, an answer is given as the rule; below it, as the closest rule to check.
 # Chosen on the dev questions (184): 0.80 of their answers at 0.5 or more are right, 0.46 of the rest.
@@ -160,7 +156,8 @@ def ask(library: Library, question: str, game: str | None = None, lang: str | No
     if not result.hits:
         response["message"] = say("no_passages", asker)
         return response
-    if read.elsewhere or read.coverage < MIN_COVERAGE.get(asker, MIN_COVERAGE_DEFAULT):  # chess, pizza dough, the weather...
+    decision = library.ranker.topic
+    if read.elsewhere or (decision and result.on_topic is not None and result.on_topic < decision.threshold):
         response["message"] = say("not_found", asker)
         return response
 

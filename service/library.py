@@ -38,13 +38,15 @@ class IndexMissing(RuntimeError):
 class SearchResult:
     question: Question  # as Referee read it: the asker's language, spelling, game, concepts
     hits: list[Hit] = field(default_factory=list)
+    on_topic: float | None = None  # the chance that the rulebooks answer it (None: not decided)
 
 
 class Library:
     """Games, rulebooks, passages and search over one built index."""
 
-    def __init__(self, index_dir: Path | str, detector=None, weights=None):
-        """``weights``: the ranker's, when not those of service/retrieval/ranker.json (a refit)."""
+    def __init__(self, index_dir: Path | str, detector=None, weights=None, topic=None):
+        """``weights`` and ``topic``: the ranker's and the on-topic decision's, when not those of
+        service/retrieval/ranker.json (a refit)."""
         index_dir = Path(index_dir)
         try:
             self._lease = hold(index_dir)
@@ -70,7 +72,7 @@ class Library:
         self._rarity: dict[tuple[str, str], float] = {}
         self.terms = TermBase(catalog.get("concepts", []))
         self.retriever: Retriever = WhooshRetriever(generation)
-        self.ranker = Ranker(Vectors.load(generation), self.rarity, weights)
+        self.ranker = Ranker(Vectors.load(generation), self.rarity, weights, topic)
         self.planner = Planner(self.terms, self.langs, catalog.get("dictionaries"))
         self.reader = Reader(self.games, self.terms, self.passages, self._in_corpus, detector, self.planner.translates)
         warm_up()
@@ -103,7 +105,8 @@ class Library:
         and ``hint`` (the client's Accept-Language) decides when the question cannot tell.
         """
         question, plan, found = self.candidates(q, game, lang, hint, max(limit, CANDIDATES))
-        return SearchResult(question, self.ranker.rank(found, plan, question, limit))
+        hits, on_topic = self.ranker.rank(found, plan, question, limit)
+        return SearchResult(question, hits, on_topic)
 
     def candidates(self, q: str, game: str | None = None, lang: str | None = None, hint: str | None = None,
                    limit: int = CANDIDATES) -> tuple[Question, QueryPlan, list[Found]]:

@@ -11,6 +11,13 @@ on the development questions by ``python -m indexer.fit_ranker`` (ranker.json sa
 the cross-validated figures). A softmax over the candidates' scores gives each hit its
 ``confidence``: the estimated chance that it is the passage that answers.
 
+Whether the rulebooks answer at all is a second learned decision (``TOPIC_FEATURES``): from how
+much of the question the rulebooks know, how well the best candidate matches it, and what the
+question is about (its sentence embedding: prices, real pizza ovens, jokes and real mammoths lie
+elsewhere than rules, whatever words they share with them), a logistic regression gives the chance
+that the question is one the rulebooks answer (``on_topic``). Its weights and threshold are fitted
+beside the ranker's, on the development questions and off-topic questions.
+
 Highlights cost an analysis of the passage, so they are worked out only for the hits returned
 (and for all candidates of a "how many" question, which needs them to rank).
 """
@@ -22,6 +29,7 @@ import json
 import math
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Callable
 
@@ -105,12 +113,48 @@ FEATURES = (
 )
 
 
+# What the on-topic decision reads, besides the question's sentence embedding (EMBEDDING_SCALE x).
+TOPIC_FEATURES = (
+    "coverage",  # share of the question's content words that the rulebooks know
+    "whole_passage",  # the best candidate's traits, as in FEATURES
+    "closest_sentence",
+    "words_in_passage",
+    "words_in_one_sentence",
+    "rarest_word",
+    "chinese",  # asked in Chinese (jieba's words are less often known ones)
+)
+EMBEDDING_SCALE = 3.0  # the embedding's 512 components are small: scaled to weigh like the traits
+
+
+@dataclass(frozen=True)
+class Topic:
+    """The on-topic decision's fitted logistic regression and the chance below which Referee refuses."""
+
+    weights: np.ndarray  # TOPIC_FEATURES, then the question embedding's components
+    bias: float
+    threshold: float
+
+    def chance(self, traits: np.ndarray, embedding: np.ndarray) -> float:
+        x = np.concatenate([traits, EMBEDDING_SCALE * embedding])
+        return float(1 / (1 + np.exp(-(x @ self.weights + self.bias))))
+
+
 def load_weights(path: Path = WEIGHTS) -> np.ndarray:
     """The fitted weights, checked against FEATURES."""
     fitted = json.loads(path.read_text(encoding="utf-8"))
     if tuple(fitted["features"]) != FEATURES:
         raise ValueError(f"{path} was fitted on other features: run `python -m indexer.fit_ranker`")
     return np.array(fitted["weights"], dtype=np.float64)
+
+
+def load_topic(path: Path = WEIGHTS) -> Topic | None:
+    """The fitted on-topic decision, checked against TOPIC_FEATURES (None before the first fit)."""
+    fitted = json.loads(path.read_text(encoding="utf-8")).get("topic")
+    if fitted is None:
+        return None
+    if tuple(fitted["features"]) != TOPIC_FEATURES:
+        raise ValueError(f"{path} was fitted on other topic features: run `python -m indexer.fit_ranker`")
+    return Topic(np.array(fitted["weights"], dtype=np.float64), float(fitted["bias"]), float(fitted["threshold"]))
 
 
 @dataclass(frozen=True)
@@ -125,10 +169,12 @@ class _Stems:
 class Ranker:
     """Orders the engine's candidates for a question; one per index generation."""
 
-    def __init__(self, vectors: Vectors, rarity: Callable[[str, str], float], weights: np.ndarray | None = None):
+    def __init__(self, vectors: Vectors, rarity: Callable[[str, str], float], weights: np.ndarray | None = None,
+                 topic: Topic | None = None):
         self.vectors = vectors
         self.rarity = rarity  # (lang, stem) -> how telling the stem is in its language's passages
         self.weights = load_weights() if weights is None else weights
+        self.topic = load_topic() if weights is None else topic  # a refit brings its own, or none
         self._stems: dict[str, _Stems] = {}
 
     def stems(self, fields: dict) -> _Stems:
@@ -163,7 +209,7 @@ class Ranker:
         by_field = [_by_field(c) for c in clauses]
 
         ids = [fields["id"] for _, fields, _ in preferred]
-        whole, closest = self.vectors.similarities(embed([question.text])[0], ids)
+        whole, closest = self.vectors.similarities(_embedding(question.text), ids)
         top = preferred[0][0] or 1.0
         rows = []
         for place, (score, fields, _) in enumerate(preferred):
@@ -187,11 +233,19 @@ class Ranker:
             ])
         return preferred, np.array(rows, dtype=np.float64)
 
-    def rank(self, found: list[Found], plan: QueryPlan, question: Question, limit: int) -> list[Hit]:
-        """The best ``limit`` hits, with their highlights and confidence."""
+    def on_topic(self, question: Question, best: np.ndarray | None) -> float | None:
+        """The chance that the rulebooks answer the question, given the best candidate's traits
+        (None: no candidate); None too when no decision is fitted."""
+        if self.topic is None or best is None:
+            return None
+        return self.topic.chance(topic_traits(question, best), _embedding(question.text))
+
+    def rank(self, found: list[Found], plan: QueryPlan, question: Question, limit: int) -> tuple[list[Hit], float | None]:
+        """The best ``limit`` hits, with their highlights and confidence, and the chance that the
+        rulebooks answer the question at all (``on_topic``)."""
         preferred, traits = self.features(found, plan, question)
         if not preferred:
-            return []
+            return [], None
         scores = traits @ self.weights
         chances = np.exp(scores - scores.max())
         chances /= chances.sum()
@@ -205,7 +259,20 @@ class Ranker:
                 snippet=mark(fields["text"], marked), highlights=marked,
                 score=round(float(scores[k]), 4), confidence=round(float(chances[k]), 3),
             ))
-        return hits
+        return hits, self.on_topic(question, traits[int(np.argmax(scores))])
+
+
+def topic_traits(question: Question, best: np.ndarray) -> np.ndarray:
+    """TOPIC_FEATURES of a question whose best candidate has the traits ``best`` (as FEATURES)."""
+    at = {name: best[k] for k, name in enumerate(FEATURES)}
+    return np.array([question.coverage, at["whole_passage"], at["closest_sentence"], at["words_in_passage"],
+                     at["words_in_one_sentence"], at["rarest_word"], float(question.lang == "zh")])
+
+
+@lru_cache(maxsize=64)
+def _embedding(text: str) -> np.ndarray:
+    """A question's sentence embedding: the ranker and the on-topic decision both read it."""
+    return embed([text])[0]
 
 
 def _by_field(clause: list[Form]) -> dict[str, list[tuple[str, ...]]]:

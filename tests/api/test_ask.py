@@ -113,6 +113,17 @@ def test_questions_about_other_domains_are_not_answered(client, question, game):
     assert body["message"]
 
 
+def test_the_on_topic_decision_refuses_what_shares_words_with_the_rules_but_is_not_about_them(client, library):
+    """Wine and pizza are words of Mamma Mia!; the question is about neither rule. Grandma and the
+    church are words of Mamma's rules, and the question is about one."""
+    assert library.ranker.topic is not None
+    wine = library.search("what wine goes well with a margherita pizza", game="mamma-mia")
+    church = library.search("darf die Oma in die Kirche gehen", game="mamma")
+    assert wine.on_topic < library.ranker.topic.threshold < church.on_topic
+    assert ask(client, question="what wine goes well with a margherita pizza", game="mamma-mia")["answer"] is None
+    assert ask(client, question="darf die Oma in die Kirche gehen", game="mamma")["answer"]["passage_id"].startswith("mamma.en.")
+
+
 @pytest.mark.parametrize("question", ["Who wins Mömmen?", "Wer gewinnt bei Mömmen?"])
 def test_who_wins_is_answered_with_the_winning_rule(client, question):
     body = client.post("/v1/ask", json={"question": question}).get_json()

@@ -64,3 +64,30 @@ def test_fitting_learns_which_trait_marks_the_answer():
     assert figures(questions, lambda x: range(len(x)))["recall@1"] == 0
     assert figures(questions, lambda x: np.argsort(-(x @ weights)))["recall@1"] >= 0.9
     assert abs(weights[1]) > abs(weights[0]) + abs(weights[2])
+
+
+def test_the_shipped_on_topic_decision_reads_its_features_and_keeps_on_topic_refusals_rare():
+    from indexer.fit_ranker import MAX_ON_TOPIC_REFUSED
+    from service.retrieval.rank import EMBEDDING_SCALE, TOPIC_FEATURES, load_topic
+
+    fitted = json.loads(WEIGHTS.read_text(encoding="utf-8"))["topic"]
+    topic = load_topic()
+    assert tuple(fitted["features"]) == TOPIC_FEATURES
+    assert len(topic.weights) == len(TOPIC_FEATURES) + 512
+    assert fitted["cross_validated"]["on_topic_refused"] <= MAX_ON_TOPIC_REFUSED
+    assert 0 < topic.threshold < 1
+    assert EMBEDDING_SCALE > 0
+
+
+def test_the_on_topic_threshold_is_the_highest_that_refuses_few_development_questions():
+    """Two groups of points told apart by their first component: the fitted decision separates
+    them, and its threshold refuses at most the allowed share of the positive ones."""
+    from indexer.fit_ranker import MAX_ON_TOPIC_REFUSED, fit_topic
+
+    rng = np.random.default_rng(3)
+    on = [(np.r_[rng.normal(2, 1), rng.normal(size=3)], False) for _ in range(120)]
+    off = [(np.r_[rng.normal(-2, 1), rng.normal(size=3)], False) for _ in range(120)]
+    fitted = fit_topic(on, off, [f"g{k}" for k in range(240)])
+    assert fitted["cross_validated"]["on_topic_refused"] <= MAX_ON_TOPIC_REFUSED
+    assert fitted["cross_validated"]["off_topic_refused"] >= 0.8
+    assert fitted["weights"][0] > 0
