@@ -84,7 +84,8 @@ def _opens_list(sentence: str) -> bool:
     """A sentence that the list after it completes: it ends with a colon or without a full stop, or
     it announces what follows ("A mistake counts as any of the following three things.")."""
     ending = sentence.rstrip()
-    return ending.endswith((":", "：")) or not ending.endswith(tuple(".!?。！？;；)")) or bool(_ANNOUNCES.search(ending))
+    return (ending.endswith((":", "：")) or not ending.endswith(tuple(".!?。！？;；)"))
+            or bool(_ANNOUNCES.search(ending)))
 
 
 def _item_follows(text: str, parts: list[tuple[int, int]], at: int) -> bool:
@@ -156,8 +157,7 @@ def ask(library: Library, question: str, game: str | None = None, lang: str | No
     if not result.hits:
         response["message"] = say("no_passages", asker)
         return response
-    decision = library.ranker.topic
-    if read.elsewhere or (decision and result.on_topic is not None and result.on_topic < decision.threshold):
+    if read.elsewhere or (result.on_topic is not None and result.on_topic < library.ranker.topic.threshold):
         response["message"] = say("not_found", asker)
         return response
 

@@ -169,12 +169,12 @@ class _Stems:
 class Ranker:
     """Orders the engine's candidates for a question; one per index generation."""
 
-    def __init__(self, vectors: Vectors, rarity: Callable[[str, str], float], weights: np.ndarray | None = None,
-                 topic: Topic | None = None):
+    def __init__(self, vectors: Vectors, rarity: Callable[[str, str], float], weights: np.ndarray | None = None):
+        """``weights``: a refit's, which decides nothing about topics (fit_ranker fits that next)."""
         self.vectors = vectors
         self.rarity = rarity  # (lang, stem) -> how telling the stem is in its language's passages
         self.weights = load_weights() if weights is None else weights
-        self.topic = load_topic() if weights is None else topic  # a refit brings its own, or none
+        self.topic = load_topic() if weights is None else None
         self._stems: dict[str, _Stems] = {}
 
     def stems(self, fields: dict) -> _Stems:
@@ -233,14 +233,15 @@ class Ranker:
             ])
         return preferred, np.array(rows, dtype=np.float64)
 
-    def on_topic(self, question: Question, best: np.ndarray | None) -> float | None:
+    def on_topic(self, question: Question, best: np.ndarray) -> float | None:
         """The chance that the rulebooks answer the question, given the best candidate's traits
-        (None: no candidate); None too when no decision is fitted."""
-        if self.topic is None or best is None:
+        (None when no decision is fitted)."""
+        if self.topic is None:
             return None
         return self.topic.chance(topic_traits(question, best), _embedding(question.text))
 
-    def rank(self, found: list[Found], plan: QueryPlan, question: Question, limit: int) -> tuple[list[Hit], float | None]:
+    def rank(self, found: list[Found], plan: QueryPlan, question: Question,
+             limit: int) -> tuple[list[Hit], float | None]:
         """The best ``limit`` hits, with their highlights and confidence, and the chance that the
         rulebooks answer the question at all (``on_topic``)."""
         preferred, traits = self.features(found, plan, question)

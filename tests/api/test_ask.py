@@ -121,7 +121,8 @@ def test_the_on_topic_decision_refuses_what_shares_words_with_the_rules_but_is_n
     church = library.search("darf die Oma in die Kirche gehen", game="mamma")
     assert wine.on_topic < library.ranker.topic.threshold < church.on_topic
     assert ask(client, question="what wine goes well with a margherita pizza", game="mamma-mia")["answer"] is None
-    assert ask(client, question="darf die Oma in die Kirche gehen", game="mamma")["answer"]["passage_id"].startswith("mamma.en.")
+    church_answer = ask(client, question="darf die Oma in die Kirche gehen", game="mamma")["answer"]
+    assert church_answer["passage_id"].startswith("mamma.en.")
 
 
 @pytest.mark.parametrize("question", ["Who wins Mömmen?", "Wer gewinnt bei Mömmen?"])

@@ -68,7 +68,7 @@ def test_fitting_learns_which_trait_marks_the_answer():
 
 def test_the_shipped_on_topic_decision_reads_its_features_and_keeps_on_topic_refusals_rare():
     from indexer.fit_ranker import MAX_ON_TOPIC_REFUSED
-    from service.retrieval.rank import EMBEDDING_SCALE, TOPIC_FEATURES, load_topic
+    from service.retrieval.rank import TOPIC_FEATURES, load_topic
 
     fitted = json.loads(WEIGHTS.read_text(encoding="utf-8"))["topic"]
     topic = load_topic()
@@ -76,7 +76,6 @@ def test_the_shipped_on_topic_decision_reads_its_features_and_keeps_on_topic_ref
     assert len(topic.weights) == len(TOPIC_FEATURES) + 512
     assert fitted["cross_validated"]["on_topic_refused"] <= MAX_ON_TOPIC_REFUSED
     assert 0 < topic.threshold < 1
-    assert EMBEDDING_SCALE > 0
 
 
 def test_the_on_topic_threshold_is_the_highest_that_refuses_few_development_questions():
