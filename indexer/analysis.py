@@ -53,6 +53,7 @@ _ZH_STOPWORDS = frozenset(
 )
 
 _WORD = re.compile(r"\w", re.UNICODE)
+HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")  # a Chinese character: Han script is Chinese for sure
 
 
 def fold(text: str) -> str:

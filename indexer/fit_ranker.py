@@ -99,7 +99,7 @@ def cross_validated(questions: list[Question]) -> dict[str, float]:
 def topic_described(library, weights: np.ndarray, cases: list[Case]) -> list[tuple[np.ndarray, bool]]:
     """Each case as the on-topic decision reads it (TOPIC_FEATURES and the embedding), and whether
     it is refused before the decision (words of other domains, or no candidate)."""
-    from service.retrieval.rank import EMBEDDING_SCALE, _embedding, topic_traits
+    from service.retrieval.rank import EMBEDDING_SCALE, question_embedding, topic_traits
 
     out = []
     for case in cases:
@@ -107,7 +107,7 @@ def topic_described(library, weights: np.ndarray, cases: list[Case]) -> list[tup
         _, traits = library.ranker.features(found, plan, question)
         refused = bool(question.elsewhere) or not len(traits)
         best = traits[int(np.argmax(traits @ weights))] if len(traits) else np.zeros(traits.shape[1])
-        x = np.concatenate([topic_traits(question, best), EMBEDDING_SCALE * _embedding(question.text)])
+        x = np.concatenate([topic_traits(question, best), EMBEDDING_SCALE * question_embedding(question.text)])
         out.append((x, refused))
     return out
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 import threading
 
+from indexer.analysis import HAN
 from indexer.corpus import LANGS
 
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _LETTERS = re.compile(r"[^\W\d_]+", re.UNICODE)
 MIN_CONFIDENCE = 0.5  # lingua's confidence in its first language...
 MIN_MARGIN = 0.2  # ...and how far ahead of the second it must be; short questions are often unclear
@@ -50,7 +50,7 @@ class Detector:
         Leave out of ``text`` what carries no language (game names, quoted rule words): the caller
         knows them, and "Mömmen" alone reads as German.
         """
-        if _CJK.search(text):
+        if HAN.search(text):
             return "zh"
         if len(_LETTERS.findall(text)) < SHORT_WORDS:  # lingua guesses on two words; word lists know
             return self._by_words(text)

@@ -9,10 +9,9 @@ phrases are required.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, replace
 
-from indexer.analysis import analyzer, terms, to_simplified, words
+from indexer.analysis import HAN, analyzer, terms, to_simplified, words
 from indexer.build import section_field, text_field
 from indexer.corpus import LANGS
 from indexer.terms import Concept, TermBase
@@ -22,7 +21,6 @@ MAX_QUERY_TERMS = 64
 OTHER_LANGUAGE_WEIGHT = 0.5  # a word searched as-is in a language other than the asker's
 NUMBER_FACET_WEIGHT = 1.5
 DICTIONARY_WEIGHT = 0.5  # a word's translations from a general dictionary, as one synonym set
-_HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")  # a Chinese word: only Chinese text can hold it
 
 
 @dataclass(frozen=True)
@@ -120,7 +118,8 @@ class Planner:
         leftover = " ".join(searched[s:e] for s, e in question.analysis.leftover)
         for lang in self.langs:
             weight = 1.0 if question.lang in (None, lang) else OTHER_LANGUAGE_WEIGHT
-            for word in [w for w in terms(lang, leftover) if lang == "zh" or not _HAN.search(w)][:MAX_QUERY_TERMS]:
+            # a Chinese word is searched in Chinese text only: no other can hold it
+            for word in [w for w in terms(lang, leftover) if lang == "zh" or not HAN.search(w)][:MAX_QUERY_TERMS]:
                 plan.wanted[lang].add(word)
                 plan.clauses.append([Form(text_field(lang), (word,), boost=weight)])
                 plan.clauses.append([Form(section_field(lang), (word,), boost=weight)])

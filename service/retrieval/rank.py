@@ -209,7 +209,7 @@ class Ranker:
         by_field = [_by_field(c) for c in clauses]
 
         ids = [fields["id"] for _, fields, _ in preferred]
-        whole, closest = self.vectors.similarities(_embedding(question.text), ids)
+        whole, closest = self.vectors.similarities(question_embedding(question.text), ids)
         top = preferred[0][0] or 1.0
         rows = []
         for place, (score, fields, _) in enumerate(preferred):
@@ -238,7 +238,7 @@ class Ranker:
         (None when no decision is fitted)."""
         if self.topic is None:
             return None
-        return self.topic.chance(topic_traits(question, best), _embedding(question.text))
+        return self.topic.chance(topic_traits(question, best), question_embedding(question.text))
 
     def rank(self, found: list[Found], plan: QueryPlan, question: Question,
              limit: int) -> tuple[list[Hit], float | None]:
@@ -271,8 +271,9 @@ def topic_traits(question: Question, best: np.ndarray) -> np.ndarray:
 
 
 @lru_cache(maxsize=64)
-def _embedding(text: str) -> np.ndarray:
-    """A question's sentence embedding: the ranker and the on-topic decision both read it."""
+def question_embedding(text: str) -> np.ndarray:
+    """A question's sentence embedding, cached: the ranker and the on-topic decision both read it
+    (the same array each time: never to be modified)."""
     return embed([text])[0]
 
 
