@@ -210,7 +210,7 @@ def _write_generation(index_dir: Path, corpus: Corpus, source_print: str, docs: 
         writer.commit()
         ix.close()
         progress("embedding passages and sentences")
-        vectors.write(generation, docs)
+        vectors.write(generation, docs, corpus.questions)
         (generation / CATALOG).write_text(
             json.dumps(catalog(corpus, source_print), ensure_ascii=False), encoding="utf-8"
         )

@@ -1,6 +1,7 @@
-"""Reads corpus/: games.yaml, the rulebooks (corpus/<game>/<lang>.md) and disagreements.yaml.
+"""Reads corpus/: games.yaml, the rulebooks (corpus/<game>/<lang>.md), disagreements.yaml and the
+players' questions each passage answers (corpus/<game>/questions.yaml).
 
-The rulebook Markdown is plain text with a little structure added (see corpus/README.md):
+The rulebook Markdown is plain text with a little structure added (README.md, "Adding a rulebook"):
 
 * a YAML front matter block (game, lang, title, source);
 * headings ``# Title {#anchor .kind .editorial}``: the anchor is stable and unique in the file,
@@ -199,6 +200,9 @@ class Corpus:
     games: list[dict]
     rulebooks: list[Rulebook]
     disagreements: list[dict]
+    # passage id -> questions a player would ask that the passage answers, in any language.
+    # Referee's own writing, never quoted as rules: the index embeds them for the ranker.
+    questions: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def passage(self, passage_id_: str) -> Passage | None:
         for book in self.rulebooks:
@@ -227,7 +231,29 @@ def load_corpus(root: Path | str) -> Corpus:
         disagreements = yaml.safe_load(disagreements_path.read_text(encoding="utf-8"))["disagreements"]
     corpus = Corpus(root=root, games=games, rulebooks=rulebooks, disagreements=disagreements)
     _check_disagreements(corpus)
+    corpus.questions = _questions(corpus)
     return corpus
+
+
+def _questions(corpus: Corpus) -> dict[str, tuple[str, ...]]:
+    """Each game's questions.yaml (passage id -> language -> questions), every id checked."""
+    ids = {p.id for book in corpus.rulebooks for p in book.passages}
+    questions: dict[str, tuple[str, ...]] = {}
+    for game in corpus.games:
+        path = corpus.root / game["id"] / "questions.yaml"
+        if not path.exists():
+            continue
+        try:
+            entries = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        except yaml.YAMLError as error:
+            raise CorpusError(f"{path}: not YAML: {error}") from None
+        for passage, by_lang in entries.items():
+            if passage not in ids or not passage.startswith(game["id"] + "."):
+                raise CorpusError(f"{path}: no passage {passage} in {game['id']}'s rulebooks")
+            if not isinstance(by_lang, dict) or set(by_lang) - set(LANGS):
+                raise CorpusError(f"{path}: {passage} must map languages ({', '.join(LANGS)}) to questions")
+            questions[passage] = tuple(q for lang in LANGS for q in by_lang.get(lang) or ())
+    return questions
 
 
 def _check_disagreements(corpus: Corpus) -> None:

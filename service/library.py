@@ -22,10 +22,11 @@ from indexer.terms import TermBase
 from indexer.vectors import Vectors, embed
 from service.retrieval.plan import Planner, QueryPlan
 from service.retrieval.question import Question, Reader
-from service.retrieval.rank import Hit, Ranker, mark
+from service.retrieval.rank import Hit, Ranker, mark, question_embedding
 from service.retrieval.retriever import Found, Retriever, WhooshRetriever
 
 CANDIDATES = 40  # passages fetched from the retriever before the ranker's preferences
+NEAREST = 10  # and the passages answering the players' questions closest in meaning, when not among them
 
 __all__ = ["CANDIDATES", "Hit", "IndexMissing", "Library", "SearchResult", "mark"]
 
@@ -109,10 +110,21 @@ class Library:
 
     def candidates(self, q: str, game: str | None = None, lang: str | None = None, hint: str | None = None,
                    limit: int = CANDIDATES) -> tuple[Question, QueryPlan, list[Found]]:
-        """The question as read, its plan, and the retriever's candidates for the ranker."""
+        """The question as read, its plan, and the candidates for the ranker: the retriever's, then
+        the passages whose players' questions are closest in meaning that it did not find (a
+        question whose words the term base cannot carry into the rulebook's language)."""
         question = self.read(q, game=game, lang=lang, hint=hint)
         plan = self.planner.plan(question)
-        return question, plan, self.retriever.search(plan, question.game, limit) if plan else []
+        if not plan:
+            return question, plan, []
+        found = self.retriever.search(plan, question.game, limit)
+        if plan.required:  # a quoted phrase: only passages that hold it
+            return question, plan, found
+        held = {candidate.fields["id"] for candidate in found}
+        near = self.ranker.vectors.nearest(
+            question_embedding(question.text), NEAREST,
+            lambda i: i not in held and question.game in (None, self.passages[i]["game"]))
+        return question, plan, found + [Found(self.passages[i], 0.0) for i in near]
 
     def rarity(self, lang: str, stem: str) -> float:
         """How telling a stem is in its language's passages: log(1 + passages / (1 + passages

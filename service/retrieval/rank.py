@@ -3,8 +3,9 @@
 Two stages. First Referee's preferences over the engine's scores (the lexical order): rules over
 tips and asides; the asker's own language among equals; for "how many" questions, passages that
 put a number right before the thing asked about. Then a learned scorer reads each candidate's
-traits (``FEATURES``): that lexical order, how close the passage and its closest sentence are in
-meaning to the question (indexer.vectors: across languages), how much of the question's words,
+traits (``FEATURES``): that lexical order, how close the passage, its closest sentence and the
+closest of the players' questions it answers (corpus/<game>/questions.yaml) are in meaning to the
+question (indexer.vectors: across languages), how much of the question's words,
 weighted by how telling they are, stand in the passage, in its headings and in one sentence of it,
 whether it is a rule, in the asker's language, how long. Its weights are fitted
 on the development questions by ``python -m indexer.fit_ranker`` (ranker.json says on what, and
@@ -12,7 +13,8 @@ the cross-validated figures). A softmax over the candidates' scores gives each h
 ``confidence``: the estimated chance that it is the passage that answers.
 
 Whether the rulebooks answer at all is a second learned decision (``TOPIC_FEATURES``): from how
-much of the question the rulebooks know, how well the best candidate matches it, and what the
+much of the question the rulebooks know, how well the best candidate matches it, how near it is
+to any question the rulebooks answer, and what the
 question is about (its sentence embedding: prices, real pizza ovens, jokes and real mammoths lie
 elsewhere than rules, whatever words they share with them), a logistic regression gives the chance
 that the question is one the rulebooks answer (``on_topic``). Its weights and threshold are fitted
@@ -103,6 +105,7 @@ FEATURES = (
     "lexical",  # the preference score, as a share of the best candidate's
     "whole_passage",  # cosine of the question with the passage under its headings
     "closest_sentence",  # cosine of the question with the passage's closest sentence
+    "closest_question",  # cosine of the question with the closest question the passage answers
     "words_in_passage",  # share of the question's words (by how telling) in the passage
     "words_in_headings",  # ... in its section headings
     "words_in_one_sentence",  # ... in its best sentence
@@ -118,6 +121,8 @@ TOPIC_FEATURES = (
     "coverage",  # share of the question's content words that the rulebooks know
     "whole_passage",  # the best candidate's traits, as in FEATURES
     "closest_sentence",
+    "closest_question",
+    "nearest_question",  # cosine of the question with the closest question any passage answers
     "words_in_passage",
     "words_in_one_sentence",
     "rarest_word",
@@ -209,7 +214,7 @@ class Ranker:
         by_field = [_by_field(c) for c in clauses]
 
         ids = [fields["id"] for _, fields, _ in preferred]
-        whole, closest = self.vectors.similarities(question_embedding(question.text), ids)
+        whole, closest, asked = self.vectors.similarities(question_embedding(question.text), ids)
         top = preferred[0][0] or 1.0
         rows = []
         for place, (score, fields, _) in enumerate(preferred):
@@ -221,6 +226,7 @@ class Ranker:
                 score / top,
                 whole[place],
                 closest[place],
+                asked[place],
                 sum(w for w, hit in zip(weights, text) if hit) / total,
                 sum(w for w, hit in zip(weights, headings) if hit) / total,
                 max((sum(w for forms, w, hit in zip(by_field, weights, text)
@@ -238,7 +244,8 @@ class Ranker:
         (None when no decision is fitted)."""
         if self.topic is None:
             return None
-        return self.topic.chance(topic_traits(question, best), question_embedding(question.text))
+        embedding = question_embedding(question.text)
+        return self.topic.chance(topic_traits(question, best, self.vectors.closest_question(embedding)), embedding)
 
     def rank(self, found: list[Found], plan: QueryPlan, question: Question,
              limit: int) -> tuple[list[Hit], float | None]:
@@ -263,11 +270,12 @@ class Ranker:
         return hits, self.on_topic(question, traits[int(np.argmax(scores))])
 
 
-def topic_traits(question: Question, best: np.ndarray) -> np.ndarray:
+def topic_traits(question: Question, best: np.ndarray, nearest_question: float) -> np.ndarray:
     """TOPIC_FEATURES of a question whose best candidate has the traits ``best`` (as FEATURES)."""
     at = {name: best[k] for k, name in enumerate(FEATURES)}
-    return np.array([question.coverage, at["whole_passage"], at["closest_sentence"], at["words_in_passage"],
-                     at["words_in_one_sentence"], at["rarest_word"], float(question.lang == "zh")])
+    return np.array([question.coverage, at["whole_passage"], at["closest_sentence"], at["closest_question"],
+                     nearest_question, at["words_in_passage"], at["words_in_one_sentence"], at["rarest_word"],
+                     float(question.lang == "zh")])
 
 
 @lru_cache(maxsize=64)

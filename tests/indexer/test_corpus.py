@@ -1,6 +1,7 @@
 import re
 
 import pytest
+import yaml
 
 from indexer.corpus import CorpusError, load_corpus, parse_rulebook
 from indexer.build import DEFAULT_CORPUS
@@ -110,4 +111,38 @@ def test_a_quote_not_in_its_passage_is_refused(tmp_path):
     path = tmp_path / "corpus" / "disagreements.yaml"
     path.write_text(path.read_text(encoding="utf-8").replace("Chacun reçoit 6", "Chacun reçoit 7"), encoding="utf-8")
     with pytest.raises(CorpusError, match="does not contain"):
+        load_corpus(tmp_path / "corpus")
+
+
+def test_every_rule_passage_has_players_questions_in_the_four_languages():
+    """The ranker meets a question in any language through them: a rule without them is harder
+    to find."""
+    for book in CORPUS.rulebooks:
+        for passage in book.passages:
+            if passage.kind != "about":
+                assert len(CORPUS.questions.get(passage.id, ())) >= 4, passage.id
+    by_lang = {lang: 0 for lang in ("en", "fr", "de", "zh")}
+    for game in CORPUS.games:
+        path = DEFAULT_CORPUS / game["id"] / "questions.yaml"
+        for by in yaml.safe_load(path.read_text(encoding="utf-8")).values():
+            for lang, questions in by.items():
+                by_lang[lang] += len(questions)
+    assert min(by_lang.values()) >= 200, by_lang
+
+
+@pytest.mark.parametrize(
+    "entry, problem",
+    [
+        ("moemmen.en.no-such.1:\n  en: ['Who wins?']\n", "no passage moemmen.en.no-such.1"),
+        ("mamma.en.victory.1:\n  en: ['Who wins?']\n", "no passage mamma.en.victory.1 in moemmen"),
+        ("moemmen.en.goal.1:\n  it: ['Chi vince?']\n", "must map languages"),
+        ("moemmen.en.goal.1:\n  en: [Who wins?]\n", "not YAML"),
+    ],
+)
+def test_questions_for_a_passage_the_game_lacks_are_refused(tmp_path, entry, problem):
+    import shutil
+
+    shutil.copytree(DEFAULT_CORPUS, tmp_path / "corpus")
+    (tmp_path / "corpus" / "moemmen" / "questions.yaml").write_text(entry, encoding="utf-8")
+    with pytest.raises(CorpusError, match=problem):
         load_corpus(tmp_path / "corpus")

@@ -20,6 +20,7 @@ def test_the_index_holds_a_vector_for_every_passage_and_sentence(index_dir):
     assert set(vectors.row) == ids
     assert vectors.passages.shape == (len(ids), 512)
     assert vectors.first[-1] == len(vectors.sentences) > len(ids)
+    assert vectors.first_question[-1] == len(vectors.questions) > 4 * len(ids)
     assert np.allclose(np.linalg.norm(vectors.passages, axis=1), 1, atol=1e-3)
 
 
@@ -27,9 +28,10 @@ def test_a_question_is_closest_to_the_sentence_that_answers_it_in_another_langua
     """A German question about winning Mömmen and the English sentence that answers it."""
     vectors = Vectors.load(index_dir.resolve())
     ids = ["moemmen.en.game-end.1", "moemmen.en.tim.1", "mamma-mia.fr.turn.1"]
-    whole, closest = vectors.similarities(embed(["Wer gewinnt das Spiel?"])[0], ids)
+    whole, closest, asked = vectors.similarities(embed(["Wer gewinnt das Spiel?"])[0], ids)
     assert closest[0] == max(closest)
     assert whole[0] == max(whole)
+    assert asked[0] == max(asked)
 
 
 def test_the_shipped_weights_are_for_the_rankers_features():
