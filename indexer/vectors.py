@@ -18,7 +18,7 @@ compares the question with all three.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -81,11 +81,12 @@ def write(generation: Path, docs: list[Passage], questions: dict[str, tuple[str,
 
 @dataclass(frozen=True)
 class Vectors:
-    """The embeddings of one generation: ``row[id]`` is a passage's row in ``passages``; its
-    sentences are rows ``first[row]`` to ``first[row + 1]`` of ``sentences``, the questions it
-    answers rows ``first_question[row]`` to ``first_question[row + 1]`` of ``questions``."""
+    """The embeddings of one generation: ``ids[row]`` is the passage of row ``row`` of ``passages``
+    (``row[id]`` its row); its sentences are rows ``first[row]`` to ``first[row + 1]`` of
+    ``sentences``, the questions it answers rows ``first_question[row]`` to
+    ``first_question[row + 1]`` of ``questions``."""
 
-    row: dict[str, int]
+    ids: list[str]  # the passages in row order
     passages: np.ndarray
     sentences: np.ndarray
     first: np.ndarray
@@ -95,9 +96,12 @@ class Vectors:
     @classmethod
     def load(cls, generation: Path) -> "Vectors":
         with np.load(generation / VECTORS) as data:
-            row = {str(i): k for k, i in enumerate(data["ids"])}
-            return cls(row, data["passages"], data["sentences"], data["first"], data["questions"],
-                       data["first_question"])
+            return cls([str(i) for i in data["ids"]], data["passages"], data["sentences"], data["first"],
+                       data["questions"], data["first_question"])
+
+    @cached_property
+    def row(self) -> dict[str, int]:
+        return {i: k for k, i in enumerate(self.ids)}
 
     def similarities(self, question: np.ndarray, ids: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """For each passage of ``ids``: the cosine of the question with the passage whole, with its
@@ -116,12 +120,16 @@ class Vectors:
         this one, closest first."""
         if not len(self.questions):
             return []
-        cosines = self.questions @ question
-        ids = list(self.row)
-        best = sorted(((float(np.max(cosines[self.first_question[r] : self.first_question[r + 1]])), ids[r])
-                       for r in range(len(ids)) if self.first_question[r + 1] > self.first_question[r]
-                       and among(ids[r])), reverse=True)
-        return [i for _, i in best[:limit]]
+        asked = np.diff(self.first_question) > 0  # passages with questions (a group of rows each)
+        best = np.full(len(self.ids), -np.inf)
+        best[asked] = np.maximum.reduceat(self.questions @ question, self.first_question[:-1][asked])
+        nearest = []
+        for r in np.argsort(-best, kind="stable"):
+            if len(nearest) == limit or not asked[r]:
+                break
+            if among(self.ids[r]):
+                nearest.append(self.ids[r])
+        return nearest
 
 
 def _closest(matrix: np.ndarray, first: np.ndarray, rows: list[int], question: np.ndarray) -> np.ndarray:

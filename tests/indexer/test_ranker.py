@@ -34,6 +34,21 @@ def test_a_question_is_closest_to_the_sentence_that_answers_it_in_another_langua
     assert asked[0] == max(asked)
 
 
+def test_the_passages_answering_the_nearest_players_questions_are_found_in_any_language(index_dir):
+    """A German question meets the German questions written beside the English rule; a game
+    filter keeps to that game's passages."""
+    vectors = Vectors.load(index_dir.resolve())
+    question = embed(["Wer gewinnt bei Mömmen?"])[0]
+    assert vectors.nearest(question, 3, lambda i: True)[0] == "moemmen.en.game-end.1"
+    in_mamma = vectors.nearest(question, 3, lambda i: i.startswith("mamma."))
+    assert len(in_mamma) == 3 and all(i.startswith("mamma.") for i in in_mamma)
+
+
+def test_chinese_is_embedded_in_one_script():
+    traditional, simplified = embed(["誰贏了遊戲？", "谁赢了游戏？"])
+    assert float(traditional @ simplified) > 0.99
+
+
 def test_the_shipped_weights_are_for_the_rankers_features():
     fitted = json.loads(WEIGHTS.read_text(encoding="utf-8"))
     assert tuple(fitted["features"]) == FEATURES
