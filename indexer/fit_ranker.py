@@ -106,10 +106,10 @@ def topic_described(library, weights: np.ndarray, cases: list[Case]) -> list[tup
         question, plan, found = library.candidates(case.q, game=case.game)
         _, traits = library.ranker.features(found, plan, question)
         refused = bool(question.elsewhere) or not len(traits)
-        best = traits[int(np.argmax(traits @ weights))] if len(traits) else np.zeros(traits.shape[1])
-        embedding = question_embedding(question.text)
-        nearest = library.ranker.vectors.closest_question(embedding)
-        x = np.concatenate([topic_traits(question, best, nearest), EMBEDDING_SCALE * embedding])
+        if not len(traits):
+            traits = np.zeros((1, traits.shape[1]))
+        best = int(np.argmax(traits @ weights))
+        x = np.concatenate([topic_traits(question, traits, best), EMBEDDING_SCALE * question_embedding(question.text)])
         out.append((x, refused))
     return out
 

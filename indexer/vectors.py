@@ -111,10 +111,6 @@ class Vectors:
         return whole, _closest(self.sentences, self.first, rows, question), \
             _closest(self.questions, self.first_question, rows, question)
 
-    def closest_question(self, question: np.ndarray) -> float:
-        """The cosine of the question with the closest question any passage answers."""
-        return float(np.max(self.questions @ question)) if len(self.questions) else -1.0
-
     def nearest(self, question: np.ndarray, limit: int, among: Callable[[str], bool]) -> list[str]:
         """The ``limit`` passages (of those ``among`` accepts) that answer the questions closest to
         this one, closest first."""

@@ -14,7 +14,7 @@ the cross-validated figures). A softmax over the candidates' scores gives each h
 
 Whether the rulebooks answer at all is a second learned decision (``TOPIC_FEATURES``): from how
 much of the question the rulebooks know, how well the best candidate matches it, how near it is
-to any question the rulebooks answer, and what the
+to any question the candidates answer, and what the
 question is about (its sentence embedding: prices, real pizza ovens, jokes and real mammoths lie
 elsewhere than rules, whatever words they share with them), a logistic regression gives the chance
 that the question is one the rulebooks answer (``on_topic``). Its weights and threshold are fitted
@@ -122,7 +122,7 @@ TOPIC_FEATURES = (
     "whole_passage",  # the best candidate's traits, as in FEATURES
     "closest_sentence",
     "closest_question",
-    "nearest_question",  # cosine of the question with the closest question any passage answers
+    "nearest_question",  # cosine of the question with the closest question any candidate answers
     "words_in_passage",
     "words_in_one_sentence",
     "rarest_word",
@@ -239,13 +239,12 @@ class Ranker:
             ])
         return preferred, np.array(rows, dtype=np.float64)
 
-    def on_topic(self, question: Question, best: np.ndarray) -> float | None:
-        """The chance that the rulebooks answer the question, given the best candidate's traits
-        (None when no decision is fitted)."""
+    def on_topic(self, question: Question, traits: np.ndarray, best: int) -> float | None:
+        """The chance that the rulebooks answer the question, given its candidates' traits and
+        which is best (None when no decision is fitted)."""
         if self.topic is None:
             return None
-        embedding = question_embedding(question.text)
-        return self.topic.chance(topic_traits(question, best, self.vectors.closest_question(embedding)), embedding)
+        return self.topic.chance(topic_traits(question, traits, best), question_embedding(question.text))
 
     def rank(self, found: list[Found], plan: QueryPlan, question: Question,
              limit: int) -> tuple[list[Hit], float | None]:
@@ -267,12 +266,14 @@ class Ranker:
                 snippet=mark(fields["text"], marked), highlights=marked,
                 score=round(float(scores[k]), 4), confidence=round(float(chances[k]), 3),
             ))
-        return hits, self.on_topic(question, traits[int(np.argmax(scores))])
+        return hits, self.on_topic(question, traits, int(np.argmax(scores)))
 
 
-def topic_traits(question: Question, best: np.ndarray, nearest_question: float) -> np.ndarray:
-    """TOPIC_FEATURES of a question whose best candidate has the traits ``best`` (as FEATURES)."""
-    at = {name: best[k] for k, name in enumerate(FEATURES)}
+def topic_traits(question: Question, traits: np.ndarray, best: int) -> np.ndarray:
+    """TOPIC_FEATURES of a question whose candidates have ``traits`` (as FEATURES), ``best`` the
+    best of them."""
+    at = {name: traits[best, k] for k, name in enumerate(FEATURES)}
+    nearest_question = traits[:, FEATURES.index("closest_question")].max()
     return np.array([question.coverage, at["whole_passage"], at["closest_sentence"], at["closest_question"],
                      nearest_question, at["words_in_passage"], at["words_in_one_sentence"], at["rarest_word"],
                      float(question.lang == "zh")])
