@@ -47,15 +47,21 @@ MAX_ON_TOPIC_REFUSED = 0.04  # the issue allows 0.05 on unseen questions: a marg
 Question = tuple[np.ndarray, np.ndarray]  # a question's candidates' traits, and which of them answer
 
 
-def described(library, cases: list[Case]) -> list[Question]:
-    """Each case's candidates as traits and labels, in the lexical order."""
+def read(library, cases: list[Case]) -> list[tuple]:
+    """Each case's question as read, its candidates in the lexical order, and their traits: what
+    both the ranker's fit and the on-topic decision's read."""
     out = []
     for case in cases:
         question, plan, found = library.candidates(case.q, game=case.game)
         preferred, traits = library.ranker.features(found, plan, question)
-        labels = np.array([float(contains_gold(fields["text"], case.gold)) for _, fields, _ in preferred])
-        out.append((traits, labels))
+        out.append((question, preferred, traits))
     return out
+
+
+def described(cases: list[Case], candidates: list[tuple]) -> list[Question]:
+    """Each case's candidates (as ``read`` gives them) as traits and labels, in the lexical order."""
+    return [(traits, np.array([float(contains_gold(fields["text"], case.gold)) for _, fields, _ in preferred]))
+            for case, (_, preferred, traits) in zip(cases, candidates)]
 
 
 def fit(questions: list[Question], l2: float = L2) -> np.ndarray:
@@ -96,15 +102,14 @@ def cross_validated(questions: list[Question]) -> dict[str, float]:
     return {name: round(value, 3) for name, value in totals.items()}
 
 
-def topic_described(library, weights: np.ndarray, cases: list[Case]) -> list[tuple[np.ndarray, bool]]:
-    """Each case as the on-topic decision reads it (TOPIC_FEATURES and the embedding), and whether
-    it is refused before the decision (words of other domains, or no candidate)."""
+def topic_described(candidates: list[tuple], weights: np.ndarray) -> list[tuple[np.ndarray, bool]]:
+    """Each case (as ``read`` gives it) as the on-topic decision reads it (TOPIC_FEATURES and the
+    embedding), and whether it is refused before the decision (words of other domains, or no
+    candidate)."""
     from service.retrieval.rank import EMBEDDING_SCALE, question_embedding, topic_traits
 
     out = []
-    for case in cases:
-        question, plan, found = library.candidates(case.q, game=case.game)
-        _, traits = library.ranker.features(found, plan, question)
+    for question, _, traits in candidates:
         refused = bool(question.elsewhere) or not len(traits)
         if not len(traits):
             traits = np.zeros((1, traits.shape[1]))
@@ -175,10 +180,11 @@ def main(argv=None) -> int:
 
     library = Library(args.index, detector=Detector(), weights=np.zeros(len(FEATURES)))  # traits need no weights
     cases = [c for f in args.files for c in load_cases(f) if c.split in (None, "dev")]
-    questions = described(library, cases)
+    candidates = read(library, cases)
+    questions = described(cases, candidates)
     weights = fit(questions)
     off_topic = [c for f in OFF_TOPIC for c in load_cases(f) if c.split in (None, "dev")]
-    topic = fit_topic(topic_described(library, weights, cases), topic_described(library, weights, off_topic),
+    topic = fit_topic(topic_described(candidates, weights), topic_described(read(library, off_topic), weights),
                       [normalize(c.gold[0]) for c in cases] + [c.id for c in off_topic])
     report = {
         "features": list(FEATURES),
