@@ -16,6 +16,7 @@ from indexer.analysis import fold, to_simplified, words
 from indexer.corpus import LANGS
 
 MAX_FORM_WORDS = 8
+ELSEWHERE = "elsewhere"  # the facet of words that no rulebook here uses (other games, real cooking)
 MIN_COMPOUND_PART = 3  # letters of each part of a German compound read as two words
 MIN_COMPOUND_TAIL = 4  # letters of the last part when it alone is a concept's form
 
@@ -136,7 +137,8 @@ class TermBase:
                         analysis.matches.append(Match(self.concepts[cid], "de", token.start + cut, token.end))
                     covered.append((token.start, token.end))
                     return
-            if kind_of is None and len(word) - cut >= MIN_COMPOUND_TAIL:
+            tail = [cid for cid in tail if self.concepts[cid].facet != ELSEWHERE]  # "schnappen" is no kind of App
+            if kind_of is None and tail and len(word) - cut >= MIN_COMPOUND_TAIL:
                 kind_of = (cut, tail)
         if kind_of:
             cut, tail = kind_of

@@ -13,9 +13,8 @@ from rapidfuzz.distance import Levenshtein
 
 from indexer.analysis import fold, stoplist, terms, to_simplified
 from indexer.corpus import LANGS
-from indexer.terms import Analysis, TermBase
+from indexer.terms import ELSEWHERE, Analysis, TermBase
 
-ELSEWHERE = "elsewhere"  # the facet of words that no rulebook here uses (other games, real cooking)
 
 # "..." “...” «...» 「...」 『...』: a quoted phrase must match as written.
 _QUOTED = re.compile(r'"([^"]+)"|“([^”]+)”|«\s*([^»]+?)\s*»|「([^」]+)」|『([^』]+)』')

@@ -65,6 +65,13 @@ def test_a_german_compound_the_term_base_lacks_is_read_through_its_words(text, e
     assert concept_ids(text, "de") == expected
 
 
+def test_a_word_ending_like_another_domains_word_is_no_kind_of_it():
+    """"schnappen" ends in "appen" (stem of App): snatching a mammoth is not asking for an app,
+    and a question refused for it would be an on-topic question lost."""
+    assert concept_ids("darf ich zwei Mammuts schnappen", "de") == ["mammoth"]
+    assert "real-world" in concept_ids("gibt es eine Mömmen-App", "de")
+
+
 
 def test_colloquial_grad_is_not_a_temperature_but_wie_viel_grad_is():
     """"grad" is spoken German for "gerade" (just now); only "wie viel Grad" asks about an oven."""
