@@ -60,6 +60,19 @@ def test_the_answer_sentence_is_the_one_with_the_most_telling_words_each_counted
     assert extract(hit, rarity=rarity).text.startswith("In case of a tie")
 
 
+def test_a_neighbour_nearly_as_telling_joins_the_answer():
+    """Where the rule and its condition sit in two sentences, the answer is both; a sentence that
+    only shares a common word stays out."""
+    from service.ask import extract
+
+    text = ("Each player draws a card at the start. If nobody errs for a full round, every player has a "
+            "face-up card. The newly turned card covers the face-up card. Play then goes on.")
+    hit = _hit(text, ["card", "round", "face-up card", "turned", "face-up card"])
+    table = {"card": 0.5, "round": 1.5, "face": 1.0, "up": 0.0, "turn": 1.2}
+    answer = extract(hit, rarity=lambda lang, stem: table.get(stem, 0.0))
+    assert answer.text == "If nobody errs for a full round, every player has a face-up card. The newly turned card covers the face-up card."
+
+
 def test_a_number_the_question_names_picks_its_sentence():
     from service.ask import extract
 
