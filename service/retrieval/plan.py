@@ -14,8 +14,8 @@ from dataclasses import dataclass, field, replace
 from indexer.analysis import HAN, analyzer, terms, to_simplified, words
 from indexer.build import section_field, text_field
 from indexer.corpus import LANGS
-from indexer.terms import Concept, TermBase
-from service.retrieval.question import ELSEWHERE, Question
+from indexer.terms import ELSEWHERE, Concept, TermBase
+from service.retrieval.question import Question
 
 MAX_QUERY_TERMS = 64
 OTHER_LANGUAGE_WEIGHT = 0.5  # a word searched as-is in a language other than the asker's
