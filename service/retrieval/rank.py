@@ -4,7 +4,7 @@ Two stages. First Referee's preferences over the engine's scores (the lexical or
 tips and asides; the asker's own language among equals; for "how many" questions, passages that
 put a number right before the thing asked about. Then a learned scorer reads each candidate's
 traits (``FEATURES``): that lexical order, how close the passage, its closest sentence and the
-closest of the players' questions it answers (corpus/<game>/questions.yaml) are in meaning to the
+three closest of the players' questions it answers (corpus/<game>/questions.yaml) are in meaning to the
 question (indexer.vectors: across languages), how much of the question's words,
 weighted by how telling they are, stand in the passage, in its headings and in one sentence of it,
 whether it is a rule, in the asker's language, how long. Its weights are fitted
@@ -105,7 +105,7 @@ FEATURES = (
     "lexical",  # the preference score, as a share of the best candidate's
     "whole_passage",  # cosine of the question with the passage under its headings
     "closest_sentence",  # cosine of the question with the passage's closest sentence
-    "closest_question",  # cosine of the question with the closest question the passage answers
+    "closest_questions",  # mean cosine of the question with the 3 closest questions the passage answers
     "words_in_passage",  # share of the question's words (by how telling) in the passage
     "words_in_headings",  # ... in its section headings
     "words_in_one_sentence",  # ... in its best sentence
@@ -121,8 +121,8 @@ TOPIC_FEATURES = (
     "coverage",  # share of the question's content words that the rulebooks know
     "whole_passage",  # the best candidate's traits, as in FEATURES
     "closest_sentence",
-    "closest_question",
-    "nearest_question",  # cosine of the question with the closest question any candidate answers
+    "closest_questions",
+    "nearest_questions",  # the most any candidate has of closest_questions
     "words_in_passage",
     "words_in_one_sentence",
     "rarest_word",
@@ -273,9 +273,9 @@ def topic_traits(question: Question, traits: np.ndarray, best: int) -> np.ndarra
     """TOPIC_FEATURES of a question whose candidates have ``traits`` (as FEATURES), ``best`` the
     best of them."""
     at = {name: traits[best, k] for k, name in enumerate(FEATURES)}
-    nearest_question = traits[:, FEATURES.index("closest_question")].max()
-    return np.array([question.coverage, at["whole_passage"], at["closest_sentence"], at["closest_question"],
-                     nearest_question, at["words_in_passage"], at["words_in_one_sentence"], at["rarest_word"],
+    nearest_questions = traits[:, FEATURES.index("closest_questions")].max()
+    return np.array([question.coverage, at["whole_passage"], at["closest_sentence"], at["closest_questions"],
+                     nearest_questions, at["words_in_passage"], at["words_in_one_sentence"], at["rarest_word"],
                      float(question.lang == "zh")])
 
 

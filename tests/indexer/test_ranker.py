@@ -44,6 +44,19 @@ def test_the_passages_answering_the_nearest_players_questions_are_found_in_any_l
     assert len(in_mamma) == 3 and all(i.startswith("mamma.") for i in in_mamma)
 
 
+def test_a_passage_is_as_near_a_question_as_its_three_nearest_players_questions():
+    """One near players' question can be a chance likeness: the mean of the three nearest counts
+    (all of them when a passage has fewer; -1 when it has none)."""
+    unit = np.eye(4, dtype=np.float32)
+    question = unit[0]
+    questions = np.stack([unit[0], unit[1], 0.5 * unit[0] + 0.5 * unit[1], unit[2], 0.8 * unit[0], unit[3]])
+    first_question = np.array([0, 5, 6, 6])  # passage a: rows 0-4, b: row 5, c: none
+    vectors = Vectors(["a", "b", "c"], np.zeros((3, 4)), np.zeros((0, 4)), np.zeros(4, dtype=np.int64),
+                      questions, first_question)
+    _, _, asked = vectors.similarities(question, ["a", "b", "c"])
+    assert asked == pytest.approx([(1.0 + 0.8 + 0.5) / 3, 0.0, -1.0])
+
+
 def test_chinese_is_embedded_in_one_script():
     traditional, simplified = embed(["誰贏了遊戲？", "谁赢了游戏？"])
     assert float(traditional @ simplified) > 0.99
