@@ -4,8 +4,8 @@ Two stages. First Referee's preferences over the engine's scores (the lexical or
 tips and asides; the asker's own language among equals; for "how many" questions, passages that
 put a number right before the thing asked about. Then a learned scorer reads each candidate's
 traits (``FEATURES``): that lexical order, how close the passage, its closest sentence and the
-three closest of the players' questions it answers (corpus/<game>/questions.yaml) are in meaning to the
-question (indexer.vectors: across languages), how much of the question's words,
+three closest of the players' questions it answers (corpus/<game>/questions.yaml) are in meaning
+to the question (indexer.vectors: across languages), how much of the question's words,
 weighted by how telling they are, stand in the passage, in its headings and in one sentence of it,
 whether it is a rule, in the asker's language, how long. Its weights are fitted
 on the development questions by ``python -m indexer.fit_ranker`` (ranker.json says on what, and
@@ -105,7 +105,7 @@ FEATURES = (
     "lexical",  # the preference score, as a share of the best candidate's
     "whole_passage",  # cosine of the question with the passage under its headings
     "closest_sentence",  # cosine of the question with the passage's closest sentence
-    "closest_questions",  # mean cosine of the question with the 3 closest questions the passage answers
+    "closest_questions",  # mean cosine of the question with its indexer.vectors.CLOSE_QUESTIONS closest questions
     "words_in_passage",  # share of the question's words (by how telling) in the passage
     "words_in_headings",  # ... in its section headings
     "words_in_one_sentence",  # ... in its best sentence
