@@ -137,9 +137,10 @@ class TermBase:
                         analysis.matches.append(Match(self.concepts[cid], "de", token.start + cut, token.end))
                     covered.append((token.start, token.end))
                     return
-            tail = [cid for cid in tail if self.concepts[cid].facet != ELSEWHERE]  # "schnappen" is no kind of App
-            if kind_of is None and tail and len(word) - cut >= MIN_COMPOUND_TAIL:
-                kind_of = (cut, tail)
+            if kind_of is None and len(word) - cut >= MIN_COMPOUND_TAIL:
+                kinds = [cid for cid in tail if self.concepts[cid].facet != ELSEWHERE]  # "schnappen" is no kind of App
+                if kinds:
+                    kind_of = (cut, kinds)
         if kind_of:
             cut, tail = kind_of
             for cid in tail:
