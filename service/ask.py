@@ -17,6 +17,9 @@ from service.language import LANGUAGE_NAMES, did_you_mean, say
 from service.library import Hit, Library, mark
 
 CITATIONS = 3
+# An answer from a rulebook in another language also cites the asker's own rulebook's passage on it:
+# the best passage of the same game and section written in the asker's language, among this many.
+OWN_LANGUAGE_DEPTH = 10
 # From this confidence on, an answer is given as the rule; below it, as the closest rule to check.
 # Chosen on the dev questions (184 then; 268 now: 0.81 of their answers at 0.5 or more are right, 0.46 of the rest).
 SURE = 0.5
@@ -151,15 +154,28 @@ def _disagreement(library: Library, answers: list[Answer], lang: str | None) -> 
     return None
 
 
+def _own_language(library: Library, hits: list[Hit], asker: str | None) -> Hit | None:
+    """The asker's own rulebook's passage on the point answered from another language's
+    (``hits[0]``): the best-ranked passage of the same game and section in the asker's language
+    ("Un tour de jeu" answers a Chinese asker; the Chinese "回合流程" passage is cited with it)."""
+    answered = hits[0]
+    if asker is None or answered.lang == asker:
+        return None
+    anchor = library.passages[answered.id]["anchor"]
+    return next((h for h in hits[1:] if h.lang == asker and h.game == answered.game
+                 and library.passages[h.id]["anchor"] == anchor), None)
+
+
 def ask(library: Library, question: str, game: str | None = None, lang: str | None = None,
         hint: str | None = None) -> dict:
     """The answer to a question, or an honest null with the closest passages.
 
     ``hint`` is the asker's language when the question does not tell (the client's Accept-Language).
     """
-    result = library.search(question, game=game, limit=CITATIONS, lang=lang, hint=hint)
+    result = library.search(question, game=game, limit=OWN_LANGUAGE_DEPTH, lang=lang, hint=hint)
     read = result.question
     asker = read.lang
+    hits = result.hits[:CITATIONS]
     response = {
         "question": question,
         "lang": asker,
@@ -167,17 +183,18 @@ def ask(library: Library, question: str, game: str | None = None, lang: str | No
         "did_you_mean": did_you_mean(read.corrected, asker),
         "answer": None,
         "message": None,
-        "citations": [_citation(hit) for hit in result.hits],
+        "citations": [_citation(hit) for hit in hits],
         "disagreement": None,
     }
-    if not result.hits:
+    if not hits:
         response["message"] = say("no_passages", asker)
         return response
     if read.elsewhere or (result.on_topic is not None and result.on_topic < library.ranker.topic.threshold):
         response["message"] = say("not_found", asker)
         return response
 
-    answer = extract(result.hits[0], read.facets, library.rarity, frozenset(_NUMBER.findall(read.searched)))
+    numbers = frozenset(_NUMBER.findall(read.searched))
+    answer = extract(hits[0], read.facets, library.rarity, numbers)
     hit = answer.hit
     game_names = library.games[hit.game]["names"]
     response["answer"] = {
@@ -199,7 +216,12 @@ def ask(library: Library, question: str, game: str | None = None, lang: str | No
         game=game_names.get(asker or "en", game_names["en"]),
     )
     response["citations"][0]["quote"] = answer.text
-    disagreement = _disagreement(library, [answer] + [extract(h) for h in result.hits[1:]], asker)
+    own = _own_language(library, result.hits, asker)
+    if own is not None:  # second, with the sentence that answers in the asker's words
+        hits = [hits[0], own] + [h for h in hits[1:] if h.id != own.id][:CITATIONS - 2]
+        response["citations"][1:] = [_citation(h) for h in hits[1:]]
+        response["citations"][1]["quote"] = extract(own, read.facets, library.rarity, numbers).text
+    disagreement = _disagreement(library, [answer] + [extract(h) for h in hits[1:]], asker)
     if disagreement:
         response["disagreement"] = disagreement
         cited = {c["passage_id"] for c in response["citations"]}

@@ -335,7 +335,9 @@ class AskOut(Schema):
     message = fields.String(required=True, metadata={"description": "Referee's words about the answer, in the asker's language."})
     citations = fields.List(
         fields.Nested(CitationOut), required=True,
-        metadata={"description": "The answer's passage first, then the next best; both sides of a disagreement."},
+        metadata={"description": "The answer's passage first. When it is from a rulebook in another language than the "
+                                 "asker's, the asker's own rulebook's passage of the same section comes next, quoting "
+                                 "its sentence that answers. Then the next best; both sides of a disagreement."},
     )
     disagreement = fields.Nested(AskDisagreementOut, allow_none=True, required=True)
 
