@@ -232,11 +232,14 @@ def terms(lang: str, text: str, mode: str = "query") -> list[str]:
 
 def spans(lang: str, text: str, wanted: set[str]) -> list[tuple[int, int]]:
     """Character spans in ``text`` of the tokens whose indexed term is in ``wanted``."""
-    found = []
-    for token in analyzer(lang)(text, chars=True, mode="index"):
-        if token.text in wanted:
-            found.append((token.startchar, token.endchar))
-    return found
+    return [(start, end) for term, start, end in _indexed(lang, text) if term in wanted]
+
+
+@lru_cache(maxsize=4096)
+def _indexed(lang: str, text: str) -> tuple[tuple[str, int, int], ...]:
+    """A text's indexed terms and where they stand, read once: the same passages are highlighted
+    for question after question (the analyzer is most of a search's highlighting cost)."""
+    return tuple((t.text, t.startchar, t.endchar) for t in analyzer(lang)(text, chars=True, mode="index"))
 
 
 # Sentence ends, list items and line breaks: where an answer may start or stop.
