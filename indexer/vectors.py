@@ -116,6 +116,12 @@ class Vectors:
         return whole, _closest(self.sentences, self.first, rows, question), \
             _closest(self.questions, self.first_question, rows, question, CLOSE_QUESTIONS)
 
+    def sentence_cosines(self, question: np.ndarray, passage: str) -> np.ndarray:
+        """The question's cosine with each sentence of a passage, in the order of
+        indexer.analysis.sentences."""
+        row = self.row[passage]
+        return self.sentences[self.first[row] : self.first[row + 1]] @ question
+
     def nearest(self, question: np.ndarray, limit: int, among: Callable[[str], bool]) -> list[str]:
         """The ``limit`` passages (of those ``among`` accepts) that answer the questions closest to
         this one, closest first."""

@@ -15,6 +15,7 @@ from indexer.analysis import sentences, terms
 from indexer.build import facets as facets_of
 from service.language import LANGUAGE_NAMES, did_you_mean, say
 from service.library import Hit, Library, mark
+from service.retrieval.rank import question_embedding
 
 CITATIONS = 3
 # An answer from a rulebook in another language also cites the asker's own rulebook's passage on it:
@@ -48,12 +49,15 @@ class Answer:
     end: int
 
 
-def extract(hit: Hit, facets: set[str] = frozenset(), rarity=None, numbers: frozenset[str] = frozenset()) -> Answer:
+def extract(hit: Hit, facets: set[str] = frozenset(), rarity=None, numbers: frozenset[str] = frozenset(),
+            closeness=None) -> Answer:
     """The sentence or two of the passage that answer: a short passage of two sentences whole;
     otherwise the sentence whose matched words say most (with ``rarity(lang, stem)``: each stem
     once, by how rare it is; without: matched characters), first among equals, a sentence with a
     number the question names counting more, with its neighbour when that one's words weigh
-    nearly as much (with ``rarity``); then what it needs to stand alone: the next
+    nearly as much (with ``rarity``), or the next sentence when it is closer in meaning to the
+    question (``closeness``: the question's cosine with each sentence); then what it needs to
+    stand alone: the next
     sentence when it is very short, and the whole list when it opens one ("... if either of the
     following occurs:", "... except") — the rule is in the list."""
     parts = sentences(hit.text)
@@ -77,6 +81,12 @@ def extract(hit: Hit, facets: set[str] = frozenset(), rarity=None, numbers: froz
     weights = [weight(part) for part in parts]
     best = max(range(len(parts)), key=lambda i: (weights[i], -i))
     start, end = parts[best]
+    if closeness is not None and best + 1 < len(parts) and closeness[best + 1] > closeness[best]:
+        # A lead-in names what is asked about, the next sentence states the rule ("If the Wife is
+        # ... next to the taxi card, ... move the Wife by taxi." then "... multiplies by 3 the
+        # value of the chosen card ..."): the words match the first, the meaning the second.
+        best += 1
+        end = parts[best][1]
     if rarity is not None and weights[best] > 0 and len(parts) > 1:
         # A rule and its condition often sit in two sentences ("The game continues. The newly
         # turned card covers ..."): a neighbour nearly as telling is part of the answer.
@@ -194,7 +204,9 @@ def ask(library: Library, question: str, game: str | None = None, lang: str | No
         return response
 
     numbers = frozenset(_NUMBER.findall(read.searched))
-    answer = extract(hits[0], read.facets, library.rarity, numbers)
+    asked = question_embedding(read.text)
+    answer = extract(hits[0], read.facets, library.rarity, numbers,
+                     library.ranker.vectors.sentence_cosines(asked, hits[0].id))
     hit = answer.hit
     game_names = library.games[hit.game]["names"]
     response["answer"] = {
@@ -220,7 +232,8 @@ def ask(library: Library, question: str, game: str | None = None, lang: str | No
     if own is not None:  # second, with the sentence that answers in the asker's words
         hits = [hits[0], own] + [h for h in hits[1:] if h.id != own.id][:CITATIONS - 2]
         response["citations"][1:] = [_citation(h) for h in hits[1:]]
-        response["citations"][1]["quote"] = extract(own, read.facets, library.rarity, numbers).text
+        response["citations"][1]["quote"] = extract(
+            own, read.facets, library.rarity, numbers, library.ranker.vectors.sentence_cosines(asked, own.id)).text
     disagreement = _disagreement(library, [answer] + [extract(h) for h in hits[1:]], asker)
     if disagreement:
         response["disagreement"] = disagreement

@@ -73,6 +73,21 @@ def test_a_neighbour_nearly_as_telling_joins_the_answer():
     assert answer.text == "If nobody errs for a full round, every player has a face-up card. The newly turned card covers the face-up card."
 
 
+def test_the_next_sentence_joins_when_it_is_closer_in_meaning_than_the_one_whose_words_match():
+    """A lead-in names the thing asked about; the sentence after it states the rule."""
+    from service.ask import extract
+
+    text = ("The taxi stands at the corner. If the Wife is next to the taxi card, she can take the taxi. "
+            "She moves three spaces for each coin she pays. The taxi then stays where it is.")
+    hit = _hit(text, ["taxi", "Wife", "taxi", "taxi"])
+    rarity = lambda lang, stem: 1.0 if stem in ("taxi", "wife") else 0.0  # noqa: E731
+    lead_in = "If the Wife is next to the taxi card, she can take the taxi."
+    assert extract(hit, rarity=rarity).text == lead_in
+    assert extract(hit, rarity=rarity, closeness=[0.2, 0.4, 0.3, 0.1]).text == lead_in  # the rule is no closer
+    assert extract(hit, rarity=rarity, closeness=[0.2, 0.4, 0.6, 0.1]).text == (
+        lead_in + " She moves three spaces for each coin she pays.")
+
+
 def test_a_number_the_question_names_picks_its_sentence():
     from service.ask import extract
 
