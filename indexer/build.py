@@ -141,6 +141,10 @@ def catalog(corpus: Corpus, source_print: str) -> dict:
         "concepts": load_concepts(corpus.root / "terms.yaml") if (corpus.root / "terms.yaml").exists() else [],
         "dictionaries": {"zh-en": zh_en({t for b in corpus.rulebooks if b.lang == "en" for p in b.passages
                                          for t in terms("en", p.text)})},
+        # passage id -> language -> the indexed terms of its players' questions in that language
+        "question_terms": {passage: {lang: sorted({t for q in asked for t in terms(lang, q)})
+                                     for lang, asked in by_lang.items() if asked}
+                           for passage, by_lang in corpus.questions.items()},
     }
 
 

@@ -200,9 +200,9 @@ class Corpus:
     games: list[dict]
     rulebooks: list[Rulebook]
     disagreements: list[dict]
-    # passage id -> questions a player would ask that the passage answers, in any language.
-    # Referee's own writing, never quoted as rules: the index embeds them for the ranker.
-    questions: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # passage id -> language -> questions a player would ask that the passage answers. Referee's
+    # own writing, never quoted as rules: the index embeds them and keeps their words for the ranker.
+    questions: dict[str, dict[str, tuple[str, ...]]] = field(default_factory=dict)
 
     def passage(self, passage_id_: str) -> Passage | None:
         for book in self.rulebooks:
@@ -235,10 +235,10 @@ def load_corpus(root: Path | str) -> Corpus:
     return corpus
 
 
-def _questions(corpus: Corpus) -> dict[str, tuple[str, ...]]:
+def _questions(corpus: Corpus) -> dict[str, dict[str, tuple[str, ...]]]:
     """Each game's questions.yaml (passage id -> language -> questions), every id checked."""
     ids = {p.id for book in corpus.rulebooks for p in book.passages}
-    questions: dict[str, tuple[str, ...]] = {}
+    questions: dict[str, dict[str, tuple[str, ...]]] = {}
     for game in corpus.games:
         path = corpus.root / game["id"] / "questions.yaml"
         if not path.exists():
@@ -252,7 +252,7 @@ def _questions(corpus: Corpus) -> dict[str, tuple[str, ...]]:
                 raise CorpusError(f"{path}: no passage {passage} in {game['id']}'s rulebooks")
             if not isinstance(by_lang, dict) or set(by_lang) - set(LANGS):
                 raise CorpusError(f"{path}: {passage} must map languages ({', '.join(LANGS)}) to questions")
-            questions[passage] = tuple(q for lang in LANGS for q in by_lang.get(lang) or ())
+            questions[passage] = {lang: tuple(by_lang.get(lang) or ()) for lang in LANGS}
     return questions
 
 

@@ -63,14 +63,14 @@ def headed(section_path: Iterable[str], text: str) -> str:
     return " / ".join(section_path) + ": " + text
 
 
-def write(generation: Path, docs: list[Passage], questions: dict[str, tuple[str, ...]]) -> None:
+def write(generation: Path, docs: list[Passage], questions: dict[str, dict[str, tuple[str, ...]]]) -> None:
     """Embed every passage (whole, each of its sentences, the questions it answers) into the
     generation's vectors file."""
     lines, first, asked, first_asked = [], [0], [], [0]
     for p in docs:
         lines += [p.text[start:end] for start, end in sentences(p.text)]
         first.append(len(lines))
-        asked += questions.get(p.id, ())
+        asked += [q for by_lang in questions.get(p.id, {}).values() for q in by_lang]
         first_asked.append(len(asked))
     np.savez(
         generation / VECTORS,

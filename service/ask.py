@@ -166,14 +166,16 @@ def _disagreement(library: Library, answers: list[Answer], lang: str | None) -> 
 
 def _own_language(library: Library, hits: list[Hit], asker: str | None) -> Hit | None:
     """The asker's own rulebook's passage on the point answered from another language's
-    (``hits[0]``): the best-ranked passage of the same game and section in the asker's language
-    ("Un tour de jeu" answers a Chinese asker; the Chinese "回合流程" passage is cited with it)."""
+    (``hits[0]``): the best-ranked passage of the same game and section in the asker's language,
+    a rule before a worked example ("Un tour de jeu" answers a Chinese asker; the Chinese
+    "回合流程" rule is cited with it, not its Alberto example)."""
     answered = hits[0]
     if asker is None or answered.lang == asker:
         return None
     anchor = library.passages[answered.id]["anchor"]
-    return next((h for h in hits[1:] if h.lang == asker and h.game == answered.game
-                 and library.passages[h.id]["anchor"] == anchor), None)
+    same = [h for h in hits[1:] if h.lang == asker and h.game == answered.game
+            and library.passages[h.id]["anchor"] == anchor]
+    return next((h for h in same if h.kind == "rule"), same[0] if same else None)
 
 
 def ask(library: Library, question: str, game: str | None = None, lang: str | None = None,

@@ -72,7 +72,7 @@ class Library:
         self._rarity: dict[tuple[str, str], float] = {}
         self.terms = TermBase(catalog.get("concepts", []))
         self.retriever: Retriever = WhooshRetriever(generation)
-        self.ranker = Ranker(Vectors.load(generation), self.rarity, weights)
+        self.ranker = Ranker(Vectors.load(generation), self.rarity, weights, catalog.get("question_terms", {}))
         self.planner = Planner(self.terms, self.langs, catalog.get("dictionaries"))
         self.reader = Reader(self.games, self.terms, self.passages, self._in_corpus, detector, self.planner.translates)
         warm_up()

@@ -6,8 +6,9 @@ put a number right before the thing asked about. Then a learned scorer reads eac
 traits (``FEATURES``): that lexical order, how close the passage, its closest sentence and the
 three closest of the players' questions it answers (corpus/<game>/questions.yaml) are in meaning
 to the question (indexer.vectors: across languages), how much of the question's words,
-weighted by how telling they are, stand in the passage, in its headings and in one sentence of it,
-whether it is a rule, in the asker's language, how long. Its weights are fitted
+weighted by how telling they are, stand in the passage, in its headings, in one sentence of it
+and in its players' questions written in the asker's language (``AskedWords``), whether it is a
+rule, in the asker's language, how long. Its weights are fitted
 on the development questions by ``python -m indexer.fit_ranker`` (ranker.json says on what, and
 the cross-validated figures). A softmax over the candidates' scores gives each hit its
 ``confidence``: the estimated chance that it is the passage that answers.
@@ -30,6 +31,7 @@ import html
 import json
 import math
 import re
+from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -113,6 +115,7 @@ FEATURES = (
     "asker_language",  # written in the asker's language
     "rule",  # a rule, not a tip, example or aside
     "length",  # log of its length in characters, / 7
+    "words_in_questions",  # share of the question's words (by how telling) in its players' questions of the asker's language
 )
 
 
@@ -162,6 +165,37 @@ def load_topic(path: Path = WEIGHTS) -> Topic | None:
     return Topic(np.array(fitted["weights"], dtype=np.float64), float(fitted["bias"]), float(fitted["threshold"]))
 
 
+class AskedWords:
+    """The words of the players' questions beside each passage, by language: a German question's
+    own words meet those of the German questions a passage answers ("Häuptling", "Klo", "Oma"),
+    words that reach the English rule only through the term base, if at all."""
+
+    def __init__(self, question_terms: dict[str, dict[str, list[str]]]):
+        self._terms: dict[str, dict[str, frozenset[str]]] = {}  # language -> passage id -> terms
+        for passage, by_lang in question_terms.items():
+            for lang, found in by_lang.items():
+                self._terms.setdefault(lang, {})[passage] = frozenset(found)
+        # How telling a term is among one language's questions: log(1 + passages / (1 + passages using it)).
+        self._weight: dict[str, dict[str, float]] = {}
+        for lang, passages in self._terms.items():
+            used = Counter(t for found in passages.values() for t in found)
+            self._weight[lang] = {t: math.log(1 + len(passages) / (1 + n)) for t, n in used.items()}
+
+    def shares(self, question: Question, ids: list[str]) -> list[float]:
+        """For each passage: the share of the question's words, weighted by how telling they are,
+        among its players' questions in the asker's language (0 when the language is unknown)."""
+        passages = self._terms.get(question.lang or "")
+        if not passages:
+            return [0.0] * len(ids)
+        weights = self._weight[question.lang]
+        unseen = math.log(1 + len(passages))  # a word no question uses is as telling as can be
+        asked = {t: weights.get(t, unseen) for t in terms(question.lang, question.text)}
+        total = sum(asked.values())
+        if not total:
+            return [0.0] * len(ids)
+        return [sum(w for t, w in asked.items() if t in passages.get(i, ())) / total for i in ids]
+
+
 @dataclass(frozen=True)
 class _Stems:
     """A passage's indexed stems: in its text, its headings, and each sentence."""
@@ -174,13 +208,16 @@ class _Stems:
 class Ranker:
     """Orders the engine's candidates for a question; one per index generation."""
 
-    def __init__(self, vectors: Vectors, rarity: Callable[[str, str], float], weights: np.ndarray | None = None):
-        """``weights``: a refit's, which decides nothing about topics (fit_ranker fits that next)."""
+    def __init__(self, vectors: Vectors, rarity: Callable[[str, str], float], weights: np.ndarray | None = None,
+                 question_terms: dict[str, dict[str, list[str]]] | None = None):
+        """``weights``: a refit's, which decides nothing about topics (fit_ranker fits that next).
+        ``question_terms``: passage id -> language -> the terms of its players' questions."""
         self.vectors = vectors
         self.rarity = rarity  # (lang, stem) -> how telling the stem is in its language's passages
         self.weights = load_weights() if weights is None else weights
         self.topic = load_topic() if weights is None else None
         self._stems: dict[str, _Stems] = {}
+        self.asked_words = AskedWords(question_terms or {})
 
     def stems(self, fields: dict) -> _Stems:
         key = fields["id"]
@@ -216,6 +253,7 @@ class Ranker:
         ids = [fields["id"] for _, fields, _ in preferred]
         whole, closest, asked = self.vectors.similarities(question_embedding(question.text), ids)
         top = preferred[0][0] or 1.0
+        in_questions = self.asked_words.shares(question, [fields["id"] for _, fields, _ in preferred])
         rows = []
         for place, (score, fields, _) in enumerate(preferred):
             stems, lang = self.stems(fields), fields["lang"]
@@ -236,6 +274,7 @@ class Ranker:
                 float(lang == question.lang),
                 float(fields["kind"] == "rule"),
                 math.log(len(fields["text"])) / 7,
+                in_questions[place],
             ])
         return preferred, np.array(rows, dtype=np.float64)
 

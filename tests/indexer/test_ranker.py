@@ -120,3 +120,16 @@ def test_the_on_topic_threshold_is_the_highest_that_refuses_few_development_ques
     assert fitted["cross_validated"]["on_topic_refused"] <= MAX_ON_TOPIC_REFUSED
     assert fitted["cross_validated"]["off_topic_refused"] >= 0.8
     assert fitted["weights"][0] > 0
+
+
+def test_a_questions_own_words_meet_those_of_the_players_questions_in_its_language(library):
+    """German words that reach the English W.C. rule through no term base ("Klo") stand in the
+    German questions written beside it; a question whose language is unknown weighs nothing."""
+    wc = ["mamma.en.wc.1", "mamma.en.wc.2"]
+    others = ["mamma.en.bench.1", "mamma.en.grandma.1"]
+    shares = library.ranker.asked_words.shares(library.read("wie lange muss die oma aufs klo", lang="de"), wc + others)
+    assert all(0.0 <= share <= 1.0 for share in shares)
+    assert max(shares[:2]) > max(shares[2:])
+    unknown = library.read("wie lange muss die oma aufs klo", lang="de")
+    unknown.lang = None
+    assert library.ranker.asked_words.shares(unknown, wc) == [0.0, 0.0]
