@@ -115,7 +115,7 @@ FEATURES = (
     "asker_language",  # written in the asker's language
     "rule",  # a rule, not a tip, example or aside
     "length",  # log of its length in characters, / 7
-    "words_in_questions",  # share of the question's words (by how telling) in its players' questions of the asker's language
+    "words_in_questions",  # ... in its players' questions written in the asker's language
 )
 
 

@@ -127,7 +127,8 @@ def test_a_questions_own_words_meet_those_of_the_players_questions_in_its_langua
     German questions written beside it; a question whose language is unknown weighs nothing."""
     wc = ["mamma.en.wc.1", "mamma.en.wc.2"]
     others = ["mamma.en.bench.1", "mamma.en.grandma.1"]
-    shares = library.ranker.asked_words.shares(library.read("wie lange muss die oma aufs klo", lang="de"), wc + others)
+    asked = library.read("wie lange muss die oma aufs klo", lang="de")
+    shares = library.ranker.asked_words.shares(asked, wc + others)
     assert all(0.0 <= share <= 1.0 for share in shares)
     assert max(shares[:2]) > max(shares[2:])
     unknown = library.read("wie lange muss die oma aufs klo", lang="de")
