@@ -57,9 +57,8 @@ def extract(hit: Hit, facets: set[str] = frozenset(), rarity=None, numbers: froz
     number the question names counting more, with its neighbour when that one's words weigh
     nearly as much (with ``rarity``), or the next sentence when it is closer in meaning to the
     question (``closeness``: the question's cosine with each sentence); then what it needs to
-    stand alone: the next
-    sentence when it is very short, and the whole list when it opens one ("... if either of the
-    following occurs:", "... except") — the rule is in the list."""
+    stand alone: the next sentence when it is very short, and the whole list when it opens one
+    ("... if either of the following occurs:", "... except") — the rule is in the list."""
     parts = sentences(hit.text)
     if len(parts) <= 2 and len(hit.text) <= SHORT_PASSAGE:  # a rule of a sentence or two: all of it
         return Answer(text=hit.text[parts[0][0]:parts[-1][1]], hit=hit, start=parts[0][0], end=parts[-1][1])
@@ -207,8 +206,12 @@ def ask(library: Library, question: str, game: str | None = None, lang: str | No
 
     numbers = frozenset(_NUMBER.findall(read.searched))
     asked = question_embedding(read.text)
-    answer = extract(hits[0], read.facets, library.rarity, numbers,
-                     library.ranker.vectors.sentence_cosines(asked, hits[0].id))
+
+    def answer_in(hit: Hit) -> Answer:
+        closeness = library.ranker.vectors.sentence_cosines(asked, hit.id)
+        return extract(hit, read.facets, library.rarity, numbers, closeness)
+
+    answer = answer_in(hits[0])
     hit = answer.hit
     game_names = library.games[hit.game]["names"]
     response["answer"] = {
@@ -234,8 +237,7 @@ def ask(library: Library, question: str, game: str | None = None, lang: str | No
     if own is not None:  # second, with the sentence that answers in the asker's words
         hits = [hits[0], own] + [h for h in hits[1:] if h.id != own.id][:CITATIONS - 2]
         response["citations"][1:] = [_citation(h) for h in hits[1:]]
-        response["citations"][1]["quote"] = extract(
-            own, read.facets, library.rarity, numbers, library.ranker.vectors.sentence_cosines(asked, own.id)).text
+        response["citations"][1]["quote"] = answer_in(own).text
     disagreement = _disagreement(library, [answer] + [extract(h) for h in hits[1:]], asker)
     if disagreement:
         response["disagreement"] = disagreement
