@@ -253,7 +253,7 @@ class Ranker:
         ids = [fields["id"] for _, fields, _ in preferred]
         whole, closest, asked = self.vectors.similarities(question_embedding(question.text), ids)
         top = preferred[0][0] or 1.0
-        in_questions = self.asked_words.shares(question, [fields["id"] for _, fields, _ in preferred])
+        in_questions = self.asked_words.shares(question, ids)
         rows = []
         for place, (score, fields, _) in enumerate(preferred):
             stems, lang = self.stems(fields), fields["lang"]
