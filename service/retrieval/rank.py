@@ -105,7 +105,7 @@ Preferred = tuple[float, dict, "list[tuple[int, int]] | None"]  # score, stored 
 # The traits the learned scorer weighs, in the order of ranker.json's weights.
 FEATURES = (
     "lexical",  # the preference score, as a share of the best candidate's
-    "whole_passage",  # cosine of the question with the passage under its headings
+    "whole_passage",  # cosine of the question, through the adapter (indexer.vectors), with the passage under its headings
     "closest_sentence",  # cosine of the question with the passage's closest sentence
     "closest_questions",  # mean cosine of the question with its indexer.vectors.CLOSE_QUESTIONS closest questions
     "words_in_passage",  # share of the question's words (by how telling) in the passage

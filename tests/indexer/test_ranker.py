@@ -7,7 +7,7 @@ import pytest
 
 from indexer.build import read_catalog
 from indexer.fit_ranker import figures, fit
-from indexer.vectors import VECTORS, Vectors, embed
+from indexer.vectors import VECTORS, Vectors, embed, fit_adapter
 from service.retrieval.rank import FEATURES, WEIGHTS, load_weights
 
 
@@ -22,6 +22,7 @@ def test_the_index_holds_a_vector_for_every_passage_and_sentence(index_dir):
     assert vectors.first[-1] == len(vectors.sentences) > len(ids)
     assert vectors.first_question[-1] == len(vectors.questions) > 4 * len(ids)
     assert np.allclose(np.linalg.norm(vectors.passages, axis=1), 1, atol=1e-3)
+    assert vectors.adapter.shape == (512, 512)
 
 
 def test_a_question_is_closest_to_the_sentence_that_answers_it_in_another_language(index_dir):
@@ -52,9 +53,36 @@ def test_a_passage_is_as_near_a_question_as_its_three_nearest_players_questions(
     questions = np.stack([unit[0], unit[1], 0.5 * unit[0] + 0.5 * unit[1], unit[2], 0.8 * unit[0], unit[3]])
     first_question = np.array([0, 5, 6, 6])  # passage a: rows 0-4, b: row 5, c: none
     vectors = Vectors(["a", "b", "c"], np.zeros((3, 4)), np.zeros((0, 4)), np.zeros(4, dtype=np.int64),
-                      questions, first_question)
+                      questions, first_question, np.eye(4, dtype=np.float32))
     _, _, asked = vectors.similarities(question, ["a", "b", "c"])
     assert asked == pytest.approx([(1.0 + 0.8 + 0.5) / 3, 0.0, -1.0])
+
+
+def test_the_adapter_brings_each_players_question_nearest_the_passage_it_answers():
+    """Two passages and questions that, as the encoder places them, lie nearer the wrong passage:
+    after the fit, each is nearest its own; the fit is the same each time."""
+    passages = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]], dtype=np.float32)
+    questions = np.array([[0.2, 0.9, 0.4], [0.3, 0.2, 0.9], [0.9, 0.3, 0.3]], dtype=np.float32)
+    answered = np.array([0, 1, 0])
+    assert list(np.argmax(questions @ passages.T, axis=1)) != list(answered)
+    adapter = fit_adapter(questions, passages, answered)
+    assert list(np.argmax(questions @ adapter @ passages.T, axis=1)) == list(answered)
+    assert np.array_equal(adapter, fit_adapter(questions, passages, answered))
+
+
+@pytest.mark.parametrize("question, answer", [
+    ("Wer wird Häuptling?", "mammut-mambo.en.setup.3"),  # "... That player is the tribal leader."
+    ("Wer gewinnt bei Mömmen?", "moemmen.en.game-end.1"),  # "Whoever reaches 100 points first wins"
+])
+def test_through_the_adapter_a_german_question_is_nearest_the_english_rule_as_a_whole(index_dir, question, answer):
+    """The encoder alone puts other passages nearer these questions whole (Mammut Mambo's end of
+    game; Mamma Mia!'s Chinese end of game); through the adapter the rule is nearest."""
+    vectors = Vectors.load(index_dir.resolve())
+    embedded = embed([question])[0]
+    adapted = vectors.adapt(embedded)
+    assert np.linalg.norm(adapted) == pytest.approx(1, abs=1e-5)
+    assert vectors.ids[int(np.argmax(vectors.passages @ embedded))] != answer
+    assert vectors.ids[int(np.argmax(vectors.passages @ adapted))] == answer
 
 
 def test_chinese_is_embedded_in_one_script():
