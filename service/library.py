@@ -74,7 +74,8 @@ class Library:
         self.retriever: Retriever = WhooshRetriever(generation)
         self.ranker = Ranker(Vectors.load(generation), self.rarity, weights, catalog.get("question_terms", {}))
         self.planner = Planner(self.terms, self.langs, catalog.get("dictionaries"))
-        self.reader = Reader(self.games, self.terms, self.passages, self._in_corpus, detector, self.planner.translates)
+        self.reader = Reader(self.games, self.terms, self.passages, self._in_corpus, detector, self.planner.translates,
+                             self.ranker.asked_words.knows)
         warm_up()
         embed(["warm up"])  # load the sentence encoder now rather than on the first question
 

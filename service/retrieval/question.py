@@ -75,13 +75,17 @@ class Reader:
     """Reads questions against one index's games, term base and vocabulary.
 
     ``in_corpus(word)`` tells whether a word, read in any language, stands in some passage (the
-    retriever answers it); ``detector`` tells languages and real words (service.language).
+    retriever answers it); ``detector`` tells languages and real words (service.language);
+    ``translates(word, lang)`` whether a general dictionary gives it rulebook words, and
+    ``asked(word, lang)`` whether it stands in some players' question written in ``lang``.
     """
 
     def __init__(self, games: dict, terms_base: TermBase, passages: dict, in_corpus: Callable[[str], bool],
-                 detector=None, translates: Callable[[str, str | None], bool] = lambda word, lang: False):
+                 detector=None, translates: Callable[[str, str | None], bool] = lambda word, lang: False,
+                 asked: Callable[[str, str | None], bool] = lambda word, lang: False):
         self.terms = terms_base
-        self._translates = translates  # whether a general dictionary gives a word rulebook words
+        self._translates = translates
+        self._asked = asked
         self.detector = detector
         self._in_corpus = in_corpus
         self._game_names = game_names(games)
@@ -201,12 +205,14 @@ class Reader:
         return any(self.terms.knows(lang, stem) for lang in LANGS for stem in terms(lang, word)) or self._in_corpus(word)
 
     def _coverage(self, q: str, analysis: Analysis, lang: str | None) -> float:
-        """Share of the question's content words that are concepts, stand in the corpus, or
-        translate into words that do."""
+        """Share of the question's content words that are concepts, stand in the corpus, translate
+        into words that do, or stand in the players' questions of the asker's language ("dauert",
+        "Variante": words of questions the rulebooks answer, though no German rulebook has them)."""
         matched = {(m.start, m.end) for m in analysis.matches if m.concept.facet != ELSEWHERE}
         elsewhere = {(m.start, m.end) for m in analysis.matches if m.concept.facet == ELSEWHERE} - matched
         total = len(analysis.leftover) + len(matched) + len(elsewhere)
         if total == 0:
             return 0.0
-        known = sum(1 for s, e in analysis.leftover if self._in_corpus(q[s:e]) or self._translates(q[s:e], lang))
+        known = sum(1 for s, e in analysis.leftover
+                    if self._in_corpus(q[s:e]) or self._translates(q[s:e], lang) or self._asked(q[s:e], lang))
         return (len(matched) + known) / total

@@ -181,6 +181,11 @@ class AskedWords:
             used = Counter(t for found in passages.values() for t in found)
             self._weight[lang] = {t: math.log(1 + len(passages) / (1 + n)) for t, n in used.items()}
 
+    def knows(self, word: str, lang: str | None) -> bool:
+        """Whether a word stands in some players' question written in ``lang``."""
+        vocabulary = self._weight.get(lang or "")
+        return bool(vocabulary) and any(t in vocabulary for t in terms(lang, word))
+
     def shares(self, question: Question, ids: list[str]) -> list[float]:
         """For each passage: the share of the question's words, weighted by how telling they are,
         among its players' questions in the asker's language (0 when the language is unknown)."""

@@ -36,6 +36,15 @@ def test_words_of_other_domains_are_read_but_never_searched(library):
     assert all("chess" not in f.stems for clause in plan.clauses if not isinstance(clause, Facet) for f in clause)
 
 
+def test_a_word_of_the_players_questions_counts_as_known_though_no_rulebook_of_its_language_has_it(library):
+    """No rulebook is German: "dauert" (how long a game lasts) stands in the German players'
+    questions beside Mamma Mia!'s overview, so the rulebooks know it in a German question."""
+    assert not library._in_corpus("dauert")
+    assert library.ranker.asked_words.knows("dauert", "de")
+    assert not library.ranker.asked_words.knows("Pizzateig", "de")
+    assert library.read("wie lange dauert eine Partie?", lang="de").coverage == 1.0
+
+
 def _hit(text: str, words: list[str]):
     from service.retrieval.rank import Hit
 
