@@ -24,6 +24,7 @@ whole is the one that answers for 0.77 of them through the adapter, against 0.40
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -104,7 +105,8 @@ def fit_adapter(questions: np.ndarray, passages: np.ndarray, answered: np.ndarra
     """The linear map under which each question (row of ``questions``) is nearest, among all
     ``passages``, to the one it answers (row ``answered[k]``): gradient descent on the softmax
     cross-entropy of the scores (question @ map) . passage / ADAPTER_TEMPERATURE, with a pull
-    towards the identity. Deterministic: no sampling, the same map for the same vectors."""
+    towards the identity. No sampling: the same map for the same vectors (to float32 rounding, which
+    the number of cores can change in the last bit)."""
     size = questions.shape[1]
     identity = np.eye(size, dtype=np.float32)
     adapter = identity.copy()
@@ -112,13 +114,17 @@ def fit_adapter(questions: np.ndarray, passages: np.ndarray, answered: np.ndarra
         return adapter
     q, p = questions.astype(np.float32), passages.astype(np.float32)
     rows = np.arange(len(q))
-    for _ in range(ADAPTER_STEPS):
-        scores = q @ (adapter @ p.T) / ADAPTER_TEMPERATURE
-        chances = np.exp(scores - scores.max(axis=1, keepdims=True))
-        chances /= chances.sum(axis=1, keepdims=True)
-        chances[rows, answered] -= 1  # the gradient of the cross-entropy on the scores
-        gradient = (q.T @ chances) @ p / (ADAPTER_TEMPERATURE * len(q)) + ADAPTER_PULL * (adapter - identity)
-        adapter -= ADAPTER_STEP_SIZE * gradient
+    from threadpoolctl import threadpool_limits
+
+    # The encoder keeps BLAS to one thread for the server's sake; a build's fit takes every core.
+    with threadpool_limits(limits=os.cpu_count() or 1, user_api="blas"):
+        for _ in range(ADAPTER_STEPS):
+            scores = q @ (adapter @ p.T) / ADAPTER_TEMPERATURE
+            chances = np.exp(scores - scores.max(axis=1, keepdims=True))
+            chances /= chances.sum(axis=1, keepdims=True)
+            chances[rows, answered] -= 1  # the gradient of the cross-entropy on the scores
+            gradient = (q.T @ chances) @ p / (ADAPTER_TEMPERATURE * len(q)) + ADAPTER_PULL * (adapter - identity)
+            adapter -= ADAPTER_STEP_SIZE * gradient
     return adapter
 
 
