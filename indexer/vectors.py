@@ -89,6 +89,11 @@ def write(generation: Path, docs: list[Passage], questions: dict[str, dict[str, 
         asked += [q for by_lang in questions.get(p.id, {}).values() for q in by_lang]
         first_asked.append(len(asked))
     passages, answering = embed([headed(p.section_path, p.text) for p in docs]), embed(asked)
+    # The adapter weighs each question against the passages that have players' questions only. Its cost
+    # grows with questions x those passages: passages without questions (make bench's 100 copies of the
+    # corpus) add nothing to it.
+    counts = np.diff(first_asked)
+    with_questions = np.flatnonzero(counts)
     np.savez(
         generation / VECTORS,
         ids=np.array([p.id for p in docs]),
@@ -97,7 +102,8 @@ def write(generation: Path, docs: list[Passage], questions: dict[str, dict[str, 
         first=np.array(first, dtype=np.int64),
         questions=answering,
         first_question=np.array(first_asked, dtype=np.int64),
-        adapter=fit_adapter(answering, passages, np.repeat(np.arange(len(docs)), np.diff(first_asked))),
+        adapter=fit_adapter(answering, passages[with_questions],
+                            np.repeat(np.arange(len(with_questions)), counts[with_questions])),
     )
 
 

@@ -7,7 +7,8 @@ import pytest
 
 from indexer.build import read_catalog
 from indexer.fit_ranker import figures, fit
-from indexer.vectors import VECTORS, Vectors, embed, fit_adapter
+from indexer.corpus import Passage
+from indexer.vectors import VECTORS, Vectors, embed, fit_adapter, write
 from service.retrieval.rank import FEATURES, WEIGHTS, load_weights
 
 
@@ -68,6 +69,25 @@ def test_the_adapter_brings_each_players_question_nearest_the_passage_it_answers
     adapter = fit_adapter(questions, passages, answered)
     assert list(np.argmax(questions @ adapter @ passages.T, axis=1)) == list(answered)
     assert np.array_equal(adapter, fit_adapter(questions, passages, answered))
+
+
+def test_a_build_fits_the_adapter_on_the_passages_that_have_players_questions(tmp_path):
+    """A passage without players' questions (like make bench's synthetic copies) has its vectors
+    written; the adapter is fitted on the others' questions and brings each nearest its own."""
+    def passage(id_, text):
+        return Passage(id_, "g", "en", id_, id_, (id_,), "rule", text, 0)
+
+    docs = [passage("oven", "Open the oven when the order pile runs out."),
+            passage("dance", "Dance the gesture on the card as fast as you can."),
+            passage("copy", "Open the oven when the order pile runs out.")]
+    write(tmp_path, docs, {"oven": {"en": ("when is the oven opened?",)},
+                           "dance": {"en": ("what do I do with a gesture card?",)}})
+    vectors = Vectors.load(tmp_path)
+    assert list(vectors.first_question) == [0, 1, 2, 2]
+    assert vectors.adapter.shape == (512, 512)
+    for question, answer in (("when is the oven opened?", "oven"), ("what do I do with a gesture card?", "dance")):
+        adapted = vectors.adapt(embed([question])[0])
+        assert vectors.ids[int(np.argmax(vectors.passages[:2] @ adapted))] == answer
 
 
 @pytest.mark.parametrize("question, answer", [
