@@ -42,7 +42,7 @@ OFF_TOPIC = [PROJECT / "benchmarks" / "eval" / "offtopic.jsonl",
              PROJECT / "benchmarks" / "eval" / "ask_offtopic_dev.jsonl"]
 TOPIC_L2 = 0.01
 TOPIC_STEPS = 3000
-MAX_ON_TOPIC_REFUSED = 0.04  # the issue allows 0.05 on unseen questions: a margin for them
+MAX_ON_TOPIC_REFUSED = 0.02  # the issue allows 0.05 on unseen questions; cross-validated 0.032 was 0.062 on the seventh batch
 
 Question = tuple[np.ndarray, np.ndarray]  # a question's candidates' traits, and which of them answer
 
@@ -102,20 +102,16 @@ def cross_validated(questions: list[Question]) -> dict[str, float]:
     return {name: round(value, 3) for name, value in totals.items()}
 
 
-def topic_described(candidates: list[tuple], weights: np.ndarray) -> list[tuple[np.ndarray, bool]]:
-    """Each case (as ``read`` gives it) as the on-topic decision reads it (TOPIC_FEATURES and the
-    embedding), and whether it is refused before the decision (words of other domains, or no
-    candidate)."""
-    from service.retrieval.rank import EMBEDDING_SCALE, question_embedding, topic_traits
-
+def topic_described(ranker, candidates: list[tuple], weights: np.ndarray) -> list[tuple[np.ndarray, bool]]:
+    """Each case (as ``read`` gives it) as the on-topic decision reads it (``Ranker.topic_input``),
+    and whether it is refused before the decision (words of other domains, or no candidate)."""
     out = []
     for question, _, traits in candidates:
         refused = bool(question.elsewhere) or not len(traits)
         if not len(traits):
             traits = np.zeros((1, traits.shape[1]))
         best = int(np.argmax(traits @ weights))
-        x = np.concatenate([topic_traits(question, traits, best), EMBEDDING_SCALE * question_embedding(question.text)])
-        out.append((x, refused))
+        out.append((ranker.topic_input(question, traits, best), refused))
     return out
 
 
@@ -184,7 +180,8 @@ def main(argv=None) -> int:
     questions = described(cases, candidates)
     weights = fit(questions)
     off_topic = [c for f in OFF_TOPIC for c in load_cases(f) if c.split in (None, "dev")]
-    topic = fit_topic(topic_described(candidates, weights), topic_described(read(library, off_topic), weights),
+    topic = fit_topic(topic_described(library.ranker, candidates, weights),
+                      topic_described(library.ranker, read(library, off_topic), weights),
                       [normalize(c.gold[0]) for c in cases] + [c.id for c in off_topic])
     report = {
         "features": list(FEATURES),

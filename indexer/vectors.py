@@ -178,17 +178,35 @@ class Vectors:
         row = self.row[passage]
         return self.sentences[self.first[row] : self.first[row + 1]] @ question
 
+    @cached_property
+    def games(self) -> np.ndarray:
+        """The game of each row (a passage id is ``game.lang.section-anchor.n``)."""
+        return np.array([i.split(".", 1)[0] for i in self.ids])
+
+    def closest_asked(self, question: np.ndarray) -> np.ndarray:
+        """For each passage row: the highest cosine of the question with the players' questions it
+        answers (-inf when it has none)."""
+        asked = np.diff(self.first_question) > 0  # passages with questions (a group of rows each)
+        best = np.full(len(self.ids), -np.inf)
+        if asked.any():
+            best[asked] = np.maximum.reduceat(self.questions @ question, self.first_question[:-1][asked])
+        return best
+
+    def likest_question(self, question: np.ndarray, game: str | None = None) -> float:
+        """The highest cosine of the question with any players' question (of ``game``'s passages
+        when given; -1 when there is none): how like a rules question it is."""
+        best = self.closest_asked(question)
+        if game is not None:
+            best = best[self.games == game]
+        return float(best.max()) if len(best) and np.isfinite(best.max()) else -1.0
+
     def nearest(self, question: np.ndarray, limit: int, among: Callable[[str], bool]) -> list[str]:
         """The ``limit`` passages (of those ``among`` accepts) that answer the questions closest to
         this one, closest first."""
-        if not len(self.questions):
-            return []
-        asked = np.diff(self.first_question) > 0  # passages with questions (a group of rows each)
-        best = np.full(len(self.ids), -np.inf)
-        best[asked] = np.maximum.reduceat(self.questions @ question, self.first_question[:-1][asked])
+        best = self.closest_asked(question)
         nearest = []
         for r in np.argsort(-best, kind="stable"):
-            if len(nearest) == limit or not asked[r]:
+            if len(nearest) == limit or not np.isfinite(best[r]):
                 break
             if among(self.ids[r]):
                 nearest.append(self.ids[r])

@@ -46,6 +46,23 @@ def test_the_passages_answering_the_nearest_players_questions_are_found_in_any_l
     assert len(in_mamma) == 3 and all(i.startswith("mamma.") for i in in_mamma)
 
 
+def test_how_like_a_rules_question_a_question_is_reads_the_asked_games_players_questions_only():
+    """The on-topic decision's likest_question: the highest cosine with any players' question, of
+    the game asked about when there is one (-1 when that game has none)."""
+    unit = np.eye(4, dtype=np.float32)
+    questions = np.stack([unit[0], 0.6 * unit[0] + 0.8 * unit[1], unit[2]])
+    first_question = np.array([0, 1, 2, 3, 3])  # one question each, none for the last passage
+    vectors = Vectors(["pizza.en.a.1", "pizza.en.b.1", "mammoth.en.a.1", "dice.en.a.1"], np.zeros((4, 4)),
+                      np.zeros((0, 4)), np.zeros(5, dtype=np.int64), questions, first_question,
+                      np.eye(4, dtype=np.float32))
+    question = unit[2]
+    assert vectors.likest_question(question) == pytest.approx(1.0)
+    assert vectors.likest_question(question, "pizza") == pytest.approx(0.0)
+    assert vectors.likest_question(unit[1], "pizza") == pytest.approx(0.8)
+    assert vectors.likest_question(question, "dice") == -1.0
+    assert vectors.nearest(unit[1], 2, lambda i: True) == ["pizza.en.b.1", "pizza.en.a.1"]
+
+
 def test_a_passage_is_as_near_a_question_as_its_three_nearest_players_questions():
     """One near players' question can be a chance likeness: the mean of the three nearest counts
     (all of them when a passage has fewer; -1 when it has none)."""
