@@ -117,6 +117,8 @@ def test_a_question_that_names_its_game_is_answered_from_that_game(client):
     ("How long should I bake a frozen pizza?", "mamma-mia"),
     ("UNO 可以在+2上面叠+4吗", None),
     ("au tarot comment on compte les points a la fin du tour", None),
+    ("Which card sleeves fit the Mamma Mia! cards?", None),  # the game as a product
+    ("Kann man beim Hersteller Ersatzteile für Mammut Mambo nachbestellen?", "mammut-mambo"),
 ])
 def test_questions_about_other_domains_are_not_answered(client, question, game):
     body = client.post("/v1/ask", json={"question": question, "game": game}).get_json()
