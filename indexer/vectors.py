@@ -198,7 +198,8 @@ class Vectors:
         best = self.closest_asked(question)
         if game is not None:
             best = best[self.games == game]
-        return float(best.max()) if len(best) and np.isfinite(best.max()) else -1.0
+        best = best[np.isfinite(best)]
+        return float(best.max()) if len(best) else -1.0
 
     def nearest(self, question: np.ndarray, limit: int, among: Callable[[str], bool]) -> list[str]:
         """The ``limit`` passages (of those ``among`` accepts) that answer the questions closest to

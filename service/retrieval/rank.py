@@ -126,14 +126,14 @@ TOPIC_FEATURES = (
     "closest_sentence",
     "closest_questions",
     "nearest_questions",  # the most any candidate has of closest_questions
-    "likest_question",  # LIKEST_SCALE x the highest cosine with any players' question of the game (of all games)
+    "likest_question",  # LIKEST_SCALE x the highest cosine with a players' question of the game asked about
     "words_in_passage",
     "words_in_one_sentence",
     "rarest_word",
     "chinese",  # asked in Chinese (jieba's words are less often known ones)
 )
 EMBEDDING_SCALE = 3.0  # the embedding's 512 components are small: scaled to weigh like the traits
-LIKEST_SCALE = 3.0  # cross-validated on dev, off-topic refused: 0.946 unscaled, 0.964 x 3, 0.946 x 5
+LIKEST_SCALE = 3.0  # cross-validated on dev (all games' questions), off-topic refused: 0.946 x 1, 0.964 x 3, 0.946 x 5
 
 
 @dataclass(frozen=True)
@@ -297,10 +297,11 @@ class Ranker:
         embedding = question_embedding(question.text)
         at = {name: traits[best, k] for k, name in enumerate(FEATURES)}
         nearest_questions = traits[:, FEATURES.index("closest_questions")].max()
-        traits = [question.coverage, at["whole_passage"], at["closest_sentence"], at["closest_questions"],
-                  nearest_questions, LIKEST_SCALE * self.vectors.likest_question(embedding, question.game),
-                  at["words_in_passage"], at["words_in_one_sentence"], at["rarest_word"], float(question.lang == "zh")]
-        return np.concatenate([traits, EMBEDDING_SCALE * embedding])
+        likest = self.vectors.likest_question(embedding, question.game)
+        described = [question.coverage, at["whole_passage"], at["closest_sentence"], at["closest_questions"],
+                     nearest_questions, LIKEST_SCALE * likest, at["words_in_passage"],
+                     at["words_in_one_sentence"], at["rarest_word"], float(question.lang == "zh")]
+        return np.concatenate([described, EMBEDDING_SCALE * embedding])
 
     def rank(self, found: list[Found], plan: QueryPlan, question: Question,
              limit: int) -> tuple[list[Hit], float | None]:
