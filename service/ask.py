@@ -18,8 +18,9 @@ from service.library import Hit, Library, mark
 from service.retrieval.rank import question_embedding
 
 CITATIONS = 3
-# An answer from a rulebook in another language also cites the asker's own rulebook's passage on it:
-# the best passage of the same game and section written in the asker's language, among this many.
+# When the passage ranked first is from a rulebook in another language, the answer comes from the
+# asker's own rulebook's passage of the same game and section if one is among this many hits, and the
+# passage ranked first is cited second. Dev and test halves: as often right either way (0.89, 0.85).
 OWN_LANGUAGE_DEPTH = 10
 # From this confidence on, an answer is given as the rule; below it, as the closest rule to check.
 # Chosen on the dev questions (184 then; 268 now: 0.81 of their answers at 0.5 or more are right, 0.46 of the rest).
@@ -164,10 +165,10 @@ def _disagreement(library: Library, answers: list[Answer], lang: str | None) -> 
 
 
 def _own_language(library: Library, hits: list[Hit], asker: str | None) -> Hit | None:
-    """The asker's own rulebook's passage on the point answered from another language's
-    (``hits[0]``): the best-ranked passage of the same game and section in the asker's language,
-    a rule before a worked example ("Un tour de jeu" answers a Chinese asker; the Chinese
-    "回合流程" rule is cited with it, not its Alberto example)."""
+    """The asker's own rulebook's passage on the point of ``hits[0]``, when that is in another
+    language: the best-ranked passage of the same game and section in the asker's language, a rule
+    before a worked example (a Chinese asker whose question ranks the French "Un tour de jeu" first
+    is answered from the Chinese "回合流程" rule, not its Alberto example)."""
     answered = hits[0]
     if asker is None or answered.lang == asker:
         return None
@@ -211,8 +212,14 @@ def ask(library: Library, question: str, game: str | None = None, lang: str | No
         closeness = library.ranker.vectors.sentence_cosines(asked, hit.id)
         return extract(hit, read.facets, library.rarity, numbers, closeness)
 
+    first = hits[0]
+    own = _own_language(library, result.hits, asker)
+    if own is not None:  # answered in the asker's own rulebook, the passage ranked first cited second
+        hits = [own, first] + [h for h in hits[1:] if h.id != own.id][:CITATIONS - 2]
+        response["citations"] = [_citation(h) for h in hits]
     answer = answer_in(hits[0])
     hit = answer.hit
+    confidence = first.confidence  # the highest: the section's, when answered from the asker's own rulebook
     game_names = library.games[hit.game]["names"]
     response["answer"] = {
         "text": answer.text,
@@ -224,8 +231,8 @@ def ask(library: Library, question: str, game: str | None = None, lang: str | No
         "end": answer.end,
         "passage": hit.text,
         "marked": mark(hit.text, [(answer.start, answer.end)]),
-        "confidence": hit.confidence,
-        "sure": hit.confidence >= SURE,
+        "confidence": confidence,
+        "sure": confidence >= SURE,
     }
     response["message"] = say(
         "answer_found" if response["answer"]["sure"] else "answer_unsure", asker,
@@ -233,11 +240,8 @@ def ask(library: Library, question: str, game: str | None = None, lang: str | No
         game=game_names.get(asker or "en", game_names["en"]),
     )
     response["citations"][0]["quote"] = answer.text
-    own = _own_language(library, result.hits, asker)
-    if own is not None:  # second, with the sentence that answers in the asker's words
-        hits = [hits[0], own] + [h for h in hits[1:] if h.id != own.id][:CITATIONS - 2]
-        response["citations"][1:] = [_citation(h) for h in hits[1:]]
-        response["citations"][1]["quote"] = answer_in(own).text
+    if own is not None:
+        response["citations"][1]["quote"] = answer_in(first).text
     disagreement = _disagreement(library, [answer] + [extract(h) for h in hits[1:]], asker)
     if disagreement:
         response["disagreement"] = disagreement
