@@ -181,12 +181,13 @@ class Reader:
         """The question with misspelt game words corrected ("mamoth" -> "mammoth"), or None.
 
         Only a word that is neither in the rulebooks nor a word of the asker's language (``lang``,
-        or any language when unknown) is corrected: "capital" stays "capital".
+        or any language when unknown) is corrected: "capital" stays "capital". Nor is the first part
+        of a contraction: "aren't" is not "area't", "gibt's" not "gilt's".
         """
         corrected, changed = q, False
         for match in reversed(list(_WORD.finditer(q))):
             word = fold(match.group())
-            if word in self._known or self._recognised(match.group()):
+            if word in self._known or self._recognised(match.group()) or q[match.end():match.end() + 1] in ("'", "’"):
                 continue
             if self.detector and self.detector.is_word(match.group(), lang):
                 continue  # a real word of the asker's language, only not a rulebook word

@@ -40,7 +40,8 @@ def test_accept_language_decides_when_the_question_cannot(client):
     assert ask(client, "Wer gewinnt bei Mömmen?", headers={"Accept-Language": "fr"})["lang"] == "de"
 
 
-@pytest.mark.parametrize("question", ["capital", "Geste mache", "What is the capital of France?"])
+@pytest.mark.parametrize("question", ["capital", "Geste mache", "What is the capital of France?",
+                                      "What happens to my pizza if the ingredients aren't there?"])
 def test_real_words_are_not_corrected_into_rulebook_words(client, question):
     assert ask(client, question)["did_you_mean"] is None
 
