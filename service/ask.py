@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from indexer.analysis import sentences, terms
 from indexer.build import facets as facets_of
-from service.language import LANGUAGE_NAMES, did_you_mean, say
+from service.language import LANGUAGE_NAMES, did_you_mean, in_script, say, writes_simplified
 from service.library import Hit, Library, mark
 from service.retrieval.rank import question_embedding
 
@@ -133,7 +133,7 @@ def _citation(hit: Hit, quote: str | None = None) -> dict:
     }
 
 
-def _disagreement(library: Library, answers: list[Answer], lang: str | None) -> dict | None:
+def _disagreement(library: Library, answers: list[Answer], lang: str | None, simplified: bool) -> dict | None:
     """The recorded disagreement on the point answered: one whose quoted words overlap the answer
     (``answers[0]``), or one that the answer's passage is a side of while another citation's best
     sentence (``answers[1:]``) overlaps another of its sides ("What is the Pizza Minimale?": the
@@ -156,9 +156,9 @@ def _disagreement(library: Library, answers: list[Answer], lang: str | None) -> 
             return {
                 "id": item["id"],
                 "kind": item["kind"],
-                "message": say(key, lang),
-                "topic": item["topic"].get(code, item["topic"]["en"]),
-                "summary": item["summary"].get(code, item["summary"]["en"]),
+                "message": say(key, lang, simplified),
+                "topic": in_script(item["topic"].get(code, item["topic"]["en"]), simplified),
+                "summary": in_script(item["summary"].get(code, item["summary"]["en"]), simplified),
                 "sides": sides,
             }
     return None
@@ -179,30 +179,33 @@ def _own_language(library: Library, hits: list[Hit], asker: str | None) -> Hit |
 
 
 def ask(library: Library, question: str, game: str | None = None, lang: str | None = None,
-        hint: str | None = None) -> dict:
+        hint: str | None = None, accept_language: str | None = None) -> dict:
     """The answer to a question, or an honest null with the closest passages.
 
-    ``hint`` is the asker's language when the question does not tell (the client's Accept-Language).
+    ``hint`` is the asker's language when the question does not tell (the best of the client's
+    Accept-Language, ``accept_language``, which also tells a Chinese asker's script when the
+    question does not: Referee's words are then in Simplified or Traditional script).
     """
     result = library.search(question, game=game, limit=OWN_LANGUAGE_DEPTH, lang=lang, hint=hint)
     read = result.question
     asker = read.lang
+    simplified = asker == "zh" and writes_simplified(question, accept_language)
     hits = result.hits[:CITATIONS]
     response = {
         "question": question,
         "lang": asker,
         "game": game,
-        "did_you_mean": did_you_mean(read.corrected, asker),
+        "did_you_mean": did_you_mean(read.corrected, asker, simplified),
         "answer": None,
         "message": None,
         "citations": [_citation(hit) for hit in hits],
         "disagreement": None,
     }
     if not hits:
-        response["message"] = say("no_passages", asker)
+        response["message"] = say("no_passages", asker, simplified)
         return response
     if read.elsewhere or (result.on_topic is not None and result.on_topic < library.ranker.topic.threshold):
-        response["message"] = say("not_found", asker)
+        response["message"] = say("not_found", asker, simplified)
         return response
 
     numbers = frozenset(_NUMBER.findall(read.searched))
@@ -235,14 +238,14 @@ def ask(library: Library, question: str, game: str | None = None, lang: str | No
         "sure": confidence >= SURE,
     }
     response["message"] = say(
-        "answer_found" if response["answer"]["sure"] else "answer_unsure", asker,
+        "answer_found" if response["answer"]["sure"] else "answer_unsure", asker, simplified,
         book_lang=LANGUAGE_NAMES[asker or "en"][hit.lang],
         game=game_names.get(asker or "en", game_names["en"]),
     )
     response["citations"][0]["quote"] = answer.text
     if own is not None:
         response["citations"][1]["quote"] = answer_in(first).text
-    disagreement = _disagreement(library, [answer] + [extract(h) for h in hits[1:]], asker)
+    disagreement = _disagreement(library, [answer] + [extract(h) for h in hits[1:]], asker, simplified)
     if disagreement:
         response["disagreement"] = disagreement
         cited = {c["passage_id"] for c in response["citations"]}

@@ -126,12 +126,51 @@ LANGUAGE_NAMES = {  # the name of a rulebook's language, as an adjective where t
 }
 
 
-def did_you_mean(corrected: str | None, lang: str | None) -> dict | None:
+def did_you_mean(corrected: str | None, lang: str | None, simplified: bool = False) -> dict | None:
     """The corrected question offered back to the asker, or None when nothing was corrected."""
-    return None if corrected is None else {"text": corrected, "message": say("did_you_mean", lang, text=corrected)}
+    if corrected is None:
+        return None
+    return {"text": corrected, "message": say("did_you_mean", lang, simplified, text=corrected)}
 
 
-def say(key: str, lang: str | None, **values) -> str:
-    """One of Referee's messages in ``lang`` (English when the asker's language is unknown)."""
+def say(key: str, lang: str | None, simplified: bool = False, **values) -> str:
+    """One of Referee's messages in ``lang`` (English when the asker's language is unknown); Chinese
+    ones in Simplified script when ``simplified``, else in Traditional as written here."""
     lang = lang if lang in LANGS else "en"
-    return MESSAGES[key][lang].format(**values)
+    message = MESSAGES[key][lang].format(**values)
+    return in_script(message, simplified) if lang == "zh" else message
+
+
+def in_script(chinese: str, simplified: bool) -> str:
+    """Chinese text written in Traditional script, converted to Simplified when ``simplified``."""
+    return _opencc("t2s").convert(chinese) if simplified else chinese
+
+
+SIMPLIFIED_TAGS = re.compile(r"zh-(hans|cn|sg|my)\b", re.IGNORECASE)
+TRADITIONAL_TAGS = re.compile(r"zh-(hant|tw|hk|mo)\b", re.IGNORECASE)
+
+
+def writes_simplified(question: str, accept_language: str | None = None) -> bool:
+    """Whether a Chinese asker reads Simplified script: the question's own characters tell (some
+    exist only in one script); when they do not ("一百分"), the first Chinese tag of
+    Accept-Language does (zh-Hans, zh-CN ... against zh-Hant, zh-TW ...). Traditional otherwise."""
+    only_simplified = _opencc("s2t").convert(question) != question
+    only_traditional = _opencc("t2s").convert(question) != question
+    if only_simplified != only_traditional:
+        return only_simplified
+    header = accept_language or ""
+    first = min((m.start() for m in (SIMPLIFIED_TAGS.search(header), TRADITIONAL_TAGS.search(header)) if m),
+                default=None)
+    return first is not None and bool(SIMPLIFIED_TAGS.match(header, first))
+
+
+_converters: dict = {}
+
+
+def _opencc(config: str):
+    """One OpenCC converter per configuration, made on first use."""
+    if config not in _converters:
+        import opencc
+
+        _converters[config] = opencc.OpenCC(config)
+    return _converters[config]

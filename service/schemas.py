@@ -221,7 +221,9 @@ class LanguageHintArgs(Schema):
     accept_language = fields.String(
         data_key="Accept-Language", load_default=None,
         metadata={"description": "The asker's languages (en, fr, de, zh): used when neither `lang` nor the "
-                                 "question tells."},
+                                 "question tells. For Chinese, zh-Hans (zh-CN, zh-SG) or zh-Hant (zh-TW, zh-HK) "
+                                 "also chooses the script of Referee's words when the question's characters do "
+                                 "not tell."},
     )
 
 

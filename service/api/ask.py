@@ -18,4 +18,5 @@ def post_ask(question, game, lang, accept_language):
     an error. 400 when the body is not JSON or a field is missing, empty, too long or of the wrong
     type.
     """
-    return ask(library(), question, game=game, lang=lang, hint=best_language(accept_language))
+    return ask(library(), question, game=game, lang=lang, hint=best_language(accept_language),
+               accept_language=accept_language)

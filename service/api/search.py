@@ -1,5 +1,5 @@
 from service.api import Blueprint, best_language, library
-from service.language import did_you_mean
+from service.language import did_you_mean, writes_simplified
 from service.schemas import LanguageHintArgs, SearchArgs, SearchOut
 
 blp = Blueprint("search", __name__, description="Rulebook search across every rulebook language.")
@@ -20,6 +20,7 @@ def search(q, game, lang, limit, accept_language):
     question = result.question
     return {
         "query": {"q": q, "lang": question.lang, "game": game},
-        "did_you_mean": did_you_mean(question.corrected, question.lang),
+        "did_you_mean": did_you_mean(question.corrected, question.lang,
+                                     question.lang == "zh" and writes_simplified(q, accept_language)),
         "hits": result.hits,
     }

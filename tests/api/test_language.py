@@ -54,3 +54,15 @@ def test_misspelt_game_words_are_corrected(client, question, corrected):
 def test_search_takes_the_hint_too(client):
     response = client.get("/v1/search", query_string={"q": "bombastica"}, headers={"Accept-Language": "de"})
     assert response.json["query"]["lang"] == "de"
+
+
+@pytest.mark.parametrize("question, headers, simplified", [
+    ("一回合可以打出几张原料牌？", {}, True),  # written in Simplified script
+    ("一回合可以打出幾張原料牌？", {}, False),  # in Traditional
+    ("一百分", {"Accept-Language": "zh-CN"}, True),  # the same in both scripts: the header tells
+    ("一百分", {"Accept-Language": "zh-Hant"}, False),
+    ("一百分", {}, False),
+])
+def test_a_chinese_asker_reads_referees_words_in_their_own_script(client, question, headers, simplified):
+    message = ask(client, question, headers=headers)["message"]
+    assert ("规则" in message, "規則" in message) == (simplified, not simplified), message

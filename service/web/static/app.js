@@ -58,7 +58,7 @@ async function api(path, body) {
   try {
     response = await fetch(path, {
       method: body ? "POST" : "GET",
-      headers: { "Accept-Language": API_LANG[ui], ...(body ? { "Content-Type": "application/json" } : {}) },
+      headers: { "Accept-Language": ui, ...(body ? { "Content-Type": "application/json" } : {}) },
       body: body ? JSON.stringify(body) : undefined,
     });
   } catch {
