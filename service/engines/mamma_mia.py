@@ -263,12 +263,11 @@ def check_refill_to_seven(state, move):
     player = state["players"][state["turn"]]
     if not move["draw"]:
         if needed:
-            yield {"needed": needed, "drawn": 0, "source": pile("kitchen"), "available": needed}
+            yield {"needed": needed, "drawn": 0, "source": pile("kitchen"), "available": kitchen_ingredients(state)}
         return
     (source, drawn), = move["draw"].items()
     available = kitchen_ingredients(state) if source == "kitchen" else len(player["server_pile"])
-    expected = min(needed, available)
-    if not needed or drawn != expected:
+    if drawn != min(needed, available):  # drawing 0 when none are needed is no draw at all
         yield {"needed": needed, "drawn": drawn, "source": pile(source), "available": available}
 
 

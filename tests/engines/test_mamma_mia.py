@@ -172,6 +172,18 @@ def test_a_message_names_the_situation_in_the_askers_language():
     assert messages["zh"].startswith("你打出了 1 香腸和1 橄欖")
 
 
+def test_a_refill_left_out_names_what_the_kitchen_really_holds():
+    """No draw at all, when the hand needs 3: the message gives the kitchen's own count."""
+    from service.engines.mamma_mia import kitchen_ingredients
+
+    state = playing(hand={"salami": 3, "olive": 2}, orders=1)
+    violations = ENGINE.check(state, turn({"olive": 2}), "en")
+    assert [v.code for v in violations] == ["mamma-mia/refill.to-seven"]
+    assert violations[0].message.startswith(
+        f"You drew 0 from the kitchen, which has {kitchen_ingredients(state)}; you needed 3")
+    assert kitchen_ingredients(state) > 3
+
+
 def test_drawing_the_mamma_mia_card_sets_it_aside_and_draws_again():
     state = playing(hand={"salami": 3, "olive": 2}, orders=1)
     state["kitchen"].remove(MAMMA_MIA)
