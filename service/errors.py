@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from flask import Response, json
+from flask import Response, json, request
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from service.tracing import request_id
@@ -39,7 +39,7 @@ def _detail(errors: dict) -> str:
     parts = []
     for field, messages in errors.items():
         if isinstance(messages, list):
-            text = "; ".join(str(m) for m in messages)
+            text = "; ".join(str(m).rstrip(".") for m in messages) + "."  # "Too long; must contain ..."
         else:
             text = "invalid"
         parts.append(f"{field}: {text}")
@@ -52,8 +52,12 @@ def handle_http_exception(error: HTTPException) -> Response:
     headers = [(k, v) for k, v in error.get_headers() if k.lower() != "content-type"]
     errors = data.get("errors") or data.get("messages")
     if errors:
+        in_body = isinstance(errors, dict) and "json" in errors
         errors = _field_errors(errors)
-        return problem(error.code, error.name, data.get("message") or _detail(errors), errors=errors, headers=headers)
+        detail = data.get("message") or _detail(errors)
+        if in_body and request.content_length and not request.is_json:  # a form or text body, read as none
+            detail = f"Send the body as JSON, with Content-Type: application/json. {detail}"
+        return problem(error.code, error.name, detail, errors=errors, headers=headers)
     detail = data.get("message") or error.description
     if isinstance(error, InternalServerError):
         original = getattr(error, "original_exception", None)

@@ -112,6 +112,15 @@ def test_blank_or_control_character_questions_are_400s_as_the_openapi_pattern_sa
         assert_sane(response)
 
 
+@pytest.mark.parametrize("content_type", ["application/x-www-form-urlencoded", "text/plain"])
+def test_a_body_that_is_not_json_is_a_400_that_says_to_send_json(client, content_type):
+    """curl -d sends a form: the question is there, but not as JSON."""
+    response = client.post("/v1/ask", data="question=who wins", content_type=content_type)
+    assert response.status_code == 400
+    assert response.mimetype == "application/problem+json"
+    assert "Content-Type: application/json" in response.json["detail"]
+
+
 def test_invalid_utf8_in_the_query_string_is_not_a_500(client):
     assert_sane(client.get("/v1/search?q=%ff%fe%fd"))
     assert_sane(client.get("/v1/search?q=%E8%A8"))
