@@ -370,7 +370,8 @@ class SetupIn(Schema):
     options = fields.Dict(
         load_default=dict,
         metadata={"description": "Game options. Mamma Mia!: ruleset (fr, the default, or zh), first_player, "
-                                 "colours, orders (an order deck)."},
+                                 "colours, orders (an order deck). Each game lists its own in /v1/games (setup_options); "
+                                 "an option the game does not have is a 422."},
     )
 
 

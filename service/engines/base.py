@@ -285,6 +285,9 @@ class BaseEngine:
         """Setup's common checks: the player count, and the ruleset option where the game has
         readings to choose from. Returns the options and the ruleset (the default when absent)."""
         options = options or {}
+        for name in options:  # a misspelt option ("first_playr") would otherwise be ignored unsaid
+            if name not in self.setup_options:
+                raise InvalidState(f"options.{name}", f"an option of this game: {', '.join(self.setup_options)}")
         require_players(players, *self.players, self.players_note)
         ruleset = options.get("ruleset", self.rulesets[0]) if self.rulesets else None
         if self.rulesets and ruleset not in self.rulesets:

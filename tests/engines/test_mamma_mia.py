@@ -421,6 +421,7 @@ def test_setup_labels_its_default_deck_and_accepts_the_tables_own():
 @pytest.mark.parametrize("players, options, field", [
     (1, {}, "players"), (6, {}, "players"), (3, {"ruleset": "de"}, "options.ruleset"),
     (3, {"first_player": 3}, "options.first_player"), (3, {"colours": ["green", "red"]}, "options.colours"),
+    (3, {"first_playr": 2}, "options.first_playr"),  # misspelt: not silently ignored
 ])
 def test_setup_refuses_impossible_options(players, options, field):
     with pytest.raises(InvalidState) as error:
