@@ -252,7 +252,7 @@ async function chat(game) {
     button.disabled = false;
     status.textContent = "";
     input.value = "";
-    log.lastElementChild.scrollIntoView({ block: "nearest" });
+    log.lastElementChild.scrollIntoView({ block: "start" });  // the question, then its answer from the top
     input.focus();
   }
 
