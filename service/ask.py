@@ -189,7 +189,7 @@ def ask(library: Library, question: str, game: str | None = None, lang: str | No
     result = library.search(question, game=game, limit=OWN_LANGUAGE_DEPTH, lang=lang, hint=hint)
     read = result.question
     asker = read.lang
-    simplified = asker == "zh" and writes_simplified(question, accept_language)
+    simplified = writes_simplified(asker, question, accept_language)
     hits = result.hits[:CITATIONS]
     response = {
         "question": question,

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import threading
 
-from indexer.analysis import HAN
+from indexer.analysis import HAN, to_simplified
 from indexer.corpus import LANGS
 
 _LETTERS = re.compile(r"[^\W\d_]+", re.UNICODE)
@@ -143,34 +144,28 @@ def say(key: str, lang: str | None, simplified: bool = False, **values) -> str:
 
 def in_script(chinese: str, simplified: bool) -> str:
     """Chinese text written in Traditional script, converted to Simplified when ``simplified``."""
-    return _opencc("t2s").convert(chinese) if simplified else chinese
+    return to_simplified(chinese) if simplified else chinese
 
 
-SIMPLIFIED_TAGS = re.compile(r"zh-(hans|cn|sg|my)\b", re.IGNORECASE)
-TRADITIONAL_TAGS = re.compile(r"zh-(hant|tw|hk|mo)\b", re.IGNORECASE)
+_SCRIPT_TAG = re.compile(r"zh-(hans|cn|sg|my|hant|tw|hk|mo)\b", re.IGNORECASE)
 
 
-def writes_simplified(question: str, accept_language: str | None = None) -> bool:
-    """Whether a Chinese asker reads Simplified script: the question's own characters tell (some
-    exist only in one script); when they do not ("一百分"), the first Chinese tag of
+def writes_simplified(lang: str | None, question: str, accept_language: str | None = None) -> bool:
+    """Whether a Chinese asker (``lang`` zh) reads Simplified script: the question's own characters
+    tell (some exist in one script only); when they do not ("一百分"), the first Chinese tag of
     Accept-Language does (zh-Hans, zh-CN ... against zh-Hant, zh-TW ...). Traditional otherwise."""
-    only_simplified = _opencc("s2t").convert(question) != question
-    only_traditional = _opencc("t2s").convert(question) != question
+    if lang != "zh":
+        return False
+    only_simplified = _to_traditional().convert(question) != question
+    only_traditional = to_simplified(question) != question
     if only_simplified != only_traditional:
         return only_simplified
-    header = accept_language or ""
-    first = min((m.start() for m in (SIMPLIFIED_TAGS.search(header), TRADITIONAL_TAGS.search(header)) if m),
-                default=None)
-    return first is not None and bool(SIMPLIFIED_TAGS.match(header, first))
+    tag = _SCRIPT_TAG.search(accept_language or "")
+    return tag is not None and tag.group(1).lower() in ("hans", "cn", "sg", "my")
 
 
-_converters: dict = {}
+@functools.cache
+def _to_traditional():
+    import opencc
 
-
-def _opencc(config: str):
-    """One OpenCC converter per configuration, made on first use."""
-    if config not in _converters:
-        import opencc
-
-        _converters[config] = opencc.OpenCC(config)
-    return _converters[config]
+    return opencc.OpenCC("s2t")

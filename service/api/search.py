@@ -21,6 +21,6 @@ def search(q, game, lang, limit, accept_language):
     return {
         "query": {"q": q, "lang": question.lang, "game": game},
         "did_you_mean": did_you_mean(question.corrected, question.lang,
-                                     question.lang == "zh" and writes_simplified(q, accept_language)),
+                                     writes_simplified(question.lang, q, accept_language)),
         "hits": result.hits,
     }
