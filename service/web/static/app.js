@@ -143,7 +143,8 @@ async function home() {
     return h("li", { class: "card" },
       h("h2", {}, gameName(game)),
       h("p", { class: "meta" }, t("rulebooksIn", { langs: new Intl.ListFormat(ui).format(game.rulebooks.map(langName)) })),
-      game.players && h("p", { class: "meta" }, t("players", game.players)),
+      game.players && h("p", { class: "meta", title: game.players.stated ? null : game.players.note },
+        t(game.players.stated ? "players" : "playersInferred", game.players)),
       h("nav", { class: "actions", "aria-label": `${gameName(game)}: ${t("offers")}` }, offers));
   });
   show(null, h("h1", {}, t("games")), h("p", { class: "muted" }, t("tagline")), h("ul", { class: "cards" }, cards));
