@@ -167,6 +167,32 @@ class Vectors:
         return whole, _closest(self.sentences, self.first, rows, question), \
             _closest(self.questions, self.first_question, rows, question, CLOSE_QUESTIONS)
 
+    @cached_property
+    def in_section(self) -> tuple[np.ndarray, np.ndarray]:
+        """For each passage row, the row of the passage before it in its section and of the one
+        after it (-1 when there is none; a passage id is ``game.lang.section-anchor.n``)."""
+        sections = [i.rsplit(".", 1)[0] for i in self.ids]
+        same = [a == b for a, b in zip(sections, sections[1:])]  # row r and r + 1 share a section
+        rows = np.arange(len(self.ids))
+        before = np.where(np.r_[False, same], rows - 1, -1)
+        after = np.where(np.r_[same, False], rows + 1, -1)
+        return before, after
+
+    def neighbours(self, question: np.ndarray, ids: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        """For each passage of ``ids``: the cosine of the question, through the adapter, with the
+        passage before it in its section and with the one after it (0 when there is none). A
+        question often restates a rule's premise, which one passage holds, and asks what the next
+        one says ("Tim was played and Mömmen called: what now?")."""
+        adapted = self.adapt(question)
+        rows = [self.row[i] for i in ids]
+
+        def cosine(neighbour: np.ndarray) -> np.ndarray:
+            near = neighbour[rows]
+            return np.where(near >= 0, self.passages[near] @ adapted, 0.0)
+
+        before, after = self.in_section
+        return cosine(before), cosine(after)
+
     def adapt(self, question: np.ndarray) -> np.ndarray:
         """A question's embedding mapped by the adapter, L2-normalised: what it asks of a passage."""
         mapped = question @ self.adapter

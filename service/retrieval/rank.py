@@ -8,7 +8,9 @@ three closest of the players' questions it answers (corpus/<game>/questions.yaml
 to the question (indexer.vectors: across languages), how much of the question's words,
 weighted by how telling they are, stand in the passage, in its headings, in one sentence of it
 and in its players' questions written in the asker's language (``AskedWords``), whether it is a
-rule, in the asker's language, how long. Its weights are fitted
+rule, in the asker's language, how long, and how close the passages before and after it in its
+section are (a question restating a rule's premise asks what the next passage says). Its weights
+are fitted
 on the development questions by ``python -m indexer.fit_ranker`` (ranker.json says on what, and
 the cross-validated figures). A softmax over the candidates' scores gives each hit its
 ``confidence``: the estimated chance that it is the passage that answers.
@@ -116,6 +118,8 @@ FEATURES = (
     "rule",  # a rule, not a tip, example or aside
     "length",  # log of its length in characters, / 7
     "words_in_questions",  # ... in its players' questions written in the asker's language
+    "passage_before",  # whole_passage of the passage before it in its section (0 when none)
+    "passage_after",  # ... of the one after it
 )
 
 
@@ -258,7 +262,9 @@ class Ranker:
         by_field = [_by_field(c) for c in clauses]
 
         ids = [fields["id"] for _, fields, _ in preferred]
-        whole, closest, asked = self.vectors.similarities(question_embedding(question.text), ids)
+        embedding = question_embedding(question.text)
+        whole, closest, asked = self.vectors.similarities(embedding, ids)
+        before, after = self.vectors.neighbours(embedding, ids)
         top = preferred[0][0] or 1.0
         in_questions = self.asked_words.shares(question, ids)
         rows = []
@@ -282,6 +288,8 @@ class Ranker:
                 float(fields["kind"] == "rule"),
                 math.log(len(fields["text"])) / 7,
                 in_questions[place],
+                before[place],
+                after[place],
             ])
         return preferred, np.array(rows, dtype=np.float64)
 

@@ -199,3 +199,18 @@ def test_a_questions_own_words_meet_those_of_the_players_questions_in_its_langua
     unknown = library.read("wie lange muss die oma aufs klo", lang="de")
     unknown.lang = None
     assert library.ranker.asked_words.shares(unknown, wc) == [0.0, 0.0]
+
+
+def test_a_passage_knows_how_close_the_question_is_to_its_neighbours_in_its_section():
+    """The traits passage_before and passage_after: the cosine with the passage before and after
+    in the same section, 0 across a section's edge."""
+    unit = np.eye(4, dtype=np.float32)
+    ids = ["g.en.tim.1", "g.en.tim.2", "g.en.tim.3", "g.en.benny.1"]
+    vectors = Vectors(ids, unit, np.zeros((0, 4)), np.zeros(5, dtype=np.int64), np.zeros((0, 4)),
+                      np.zeros(5, dtype=np.int64), np.eye(4, dtype=np.float32))
+    question = 0.6 * unit[0] + 0.8 * unit[3]
+    before, after = vectors.neighbours(question, ["g.en.tim.2", "g.en.tim.1", "g.en.tim.3", "g.en.benny.1"])
+    assert before == pytest.approx([0.6, 0.0, 0.0, 0.0])
+    assert after == pytest.approx([0.0, 0.0, 0.0, 0.0])
+    before, after = vectors.neighbours(unit[1], ["g.en.tim.1", "g.en.tim.3"])
+    assert after == pytest.approx([1.0, 0.0]) and before == pytest.approx([0.0, 1.0])
