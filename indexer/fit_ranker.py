@@ -11,13 +11,16 @@ weights are k-fold cross-validated on the same questions, next to the lexical or
 
 Then the on-topic decision (service.retrieval.rank.Topic): a logistic regression, L2-regularised,
 telling the development questions (label 1) from the off-topic ones (0) by TOPIC_FEATURES and the
-question's sentence embedding, with the ranker just fitted choosing the best candidate. Questions
-using words of other domains are refused before it and left out. Its threshold is the highest
+question's sentence embedding, with the ranker just fitted choosing the best candidate. One of
+those traits is how close the question is to the off-topic questions themselves (each compared
+with the others only). Questions using words of other domains are refused before it and left out. Its threshold is the highest
 chance at which, cross-validated, at most MAX_ON_TOPIC_REFUSED of the development questions are
 refused (those refused for other-domain words included); the cross-validated refusal rates at it
 are written beside it.
 
-Writes service/retrieval/ranker.json; `make fit-ranker` runs it after a corpus or trait change.
+Writes service/retrieval/ranker.json and, beside it, off_topic.npy (the off-topic questions'
+embeddings, which the service compares each question with); `make fit-ranker` runs it after a
+corpus or trait change.
 """
 
 from __future__ import annotations
@@ -27,11 +30,13 @@ import json
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 
 from indexer.eval import Case, contains_gold, load_cases, normalize
+from indexer.vectors import embed
 
 L2 = 0.1
 STEPS = 2000
@@ -106,17 +111,26 @@ def cross_validated(questions: list[Question]) -> dict[str, float]:
     return {name: round(value, 3) for name, value in totals.items()}
 
 
-def topic_described(ranker, candidates: list[tuple], weights: np.ndarray) -> list[tuple[np.ndarray, bool]]:
-    """Each case (as ``read`` gives it) as the on-topic decision reads it (``Ranker.topic_input``),
-    and whether it is refused before the decision (words of other domains, or no candidate)."""
+def topic_described(ranker, candidates: list[tuple], weights: np.ndarray,
+                    known: Callable[[int], np.ndarray | None] = lambda n: None) -> list[tuple[np.ndarray, bool]]:
+    """Each case (as ``read`` gives it) as the on-topic decision reads it (``Ranker.topic_input``,
+    with ``known(n)`` the off-topic questions the n-th is compared with, when not the ranker's), and
+    whether it is refused before the decision (words of other domains, or no candidate)."""
     out = []
-    for question, _, traits in candidates:
+    for n, (question, _, traits) in enumerate(candidates):
         refused = bool(question.elsewhere) or not len(traits)
         if not len(traits):
             traits = np.zeros((1, traits.shape[1]))
         best = int(np.argmax(traits @ weights))
-        out.append((ranker.topic_input(question, traits, best), refused))
+        out.append((ranker.topic_input(question, traits, best, known(n)), refused))
     return out
+
+
+def others(asked: list[str], known: np.ndarray) -> Callable[[int], np.ndarray]:
+    """For the n-th off-topic question, the known ones but itself (and its word-for-word twins):
+    compared with itself, every off-topic question would be sure to be one."""
+    asked = [normalize(q) for q in asked]
+    return lambda n: known[[q != asked[n] for q in asked]]
 
 
 def fit_logistic(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, float]:
@@ -169,7 +183,7 @@ def main(argv=None) -> int:
     from indexer.build import DEFAULT_INDEX
     from service.language import Detector
     from service.library import Library
-    from service.retrieval.rank import FEATURES, WEIGHTS
+    from service.retrieval.rank import FEATURES, OFF_TOPIC as OFF_TOPIC_EMBEDDINGS, WEIGHTS
 
     parser = argparse.ArgumentParser(prog="python -m indexer.fit_ranker", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -184,8 +198,11 @@ def main(argv=None) -> int:
     questions = described(cases, candidates)
     weights = fit(questions)
     off_topic = [c for f in OFF_TOPIC for c in load_cases(f) if c.split in (None, "dev")]
+    known = embed([c.q for c in off_topic]).astype(np.float16)  # stored so: 0.8 MB, cosines within 0.001
+    library.ranker.off_topic = known.astype(np.float32)
     topic = fit_topic(topic_described(library.ranker, candidates, weights),
-                      topic_described(library.ranker, read(library, off_topic), weights),
+                      topic_described(library.ranker, read(library, off_topic), weights,
+                                      others([c.q for c in off_topic], library.ranker.off_topic)),
                       [normalize(c.gold[0]) for c in cases] + [c.id for c in off_topic])
     report = {
         "features": list(FEATURES),
@@ -197,6 +214,7 @@ def main(argv=None) -> int:
         "topic": topic,
     }
     args.out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    np.save(args.out.with_name(OFF_TOPIC_EMBEDDINGS), known)
     print(json.dumps(report["cross_validated"]))
     print(json.dumps({"topic": {"threshold": topic["threshold"], **topic["cross_validated"]}}))
     print(f"wrote {args.out}")

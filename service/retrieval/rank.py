@@ -17,11 +17,13 @@ the cross-validated figures). A softmax over the candidates' scores gives each h
 
 Whether the rulebooks answer at all is a second learned decision (``TOPIC_FEATURES``): from how
 much of the question the rulebooks know, how well the best candidate matches it, how near it is
-to the questions the candidates answer and to any players' question of the game, and what the
-question is about (its sentence embedding: prices, real pizza ovens, jokes and real mammoths lie
-elsewhere than rules, whatever words they share with them), a logistic regression gives the chance
-that the question is one the rulebooks answer (``on_topic``). Its weights and threshold are fitted
-beside the ranker's, on the development questions and off-topic questions.
+to the questions the candidates answer, to any players' question of the game and to any off-topic
+question it was fitted on ("where do I get a replacement card?"), and what the question is about
+(its sentence embedding: prices, real pizza ovens, jokes and real mammoths lie elsewhere than
+rules, whatever words they share with them), a logistic regression gives the chance that the
+question is one the rulebooks answer (``on_topic``). Its weights and threshold are fitted beside
+the ranker's, on the development questions and off-topic questions; the off-topic questions'
+embeddings are kept beside the weights (off_topic.npy).
 
 Highlights cost an analysis of the passage, so they are worked out only for the hits returned
 (and for all candidates of a "how many" question, which needs them to rank).
@@ -102,6 +104,7 @@ def merge(found: list[tuple[int, int]], text: str) -> list[tuple[int, int]]:
 
 
 WEIGHTS = Path(__file__).with_name("ranker.json")
+OFF_TOPIC = "off_topic.npy"  # beside the weights: the embeddings of the off-topic questions the decision was fitted on
 Preferred = tuple[float, dict, "list[tuple[int, int]] | None"]  # score, stored fields, highlights when worked out
 
 # The traits the learned scorer weighs, in the order of ranker.json's weights.
@@ -131,6 +134,7 @@ TOPIC_FEATURES = (
     "closest_questions",
     "nearest_questions",  # the most any candidate has of closest_questions
     "likest_question",  # LIKEST_SCALE x the highest cosine with a players' question of the game asked about
+    "likest_off_topic",  # LIKEST_SCALE x the highest cosine with an off-topic question the decision was fitted on
     "words_in_passage",
     "words_in_one_sentence",
     "rarest_word",
@@ -147,6 +151,7 @@ class Topic:
     weights: np.ndarray  # TOPIC_FEATURES, then the question embedding's components
     bias: float
     threshold: float
+    off_topic: np.ndarray  # the embeddings of the off-topic questions it was fitted on, one row each
 
     def chance(self, described: np.ndarray) -> float:
         """The chance for a question as ``Ranker.topic_input`` describes it."""
@@ -166,9 +171,11 @@ def load_topic(path: Path = WEIGHTS) -> Topic | None:
     fitted = json.loads(path.read_text(encoding="utf-8")).get("topic")
     if fitted is None:
         return None
-    if tuple(fitted["features"]) != TOPIC_FEATURES:
+    off_topic = np.load(path.with_name(OFF_TOPIC)).astype(np.float32)
+    if tuple(fitted["features"]) != TOPIC_FEATURES or len(off_topic) != fitted["trained_on"]["off_topic"]:
         raise ValueError(f"{path} was fitted on other topic features: run `python -m indexer.fit_ranker`")
-    return Topic(np.array(fitted["weights"], dtype=np.float64), float(fitted["bias"]), float(fitted["threshold"]))
+    return Topic(np.array(fitted["weights"], dtype=np.float64), float(fitted["bias"]), float(fitted["threshold"]),
+                 off_topic)
 
 
 class AskedWords:
@@ -227,6 +234,7 @@ class Ranker:
         self.rarity = rarity  # (lang, stem) -> how telling the stem is in its language's passages
         self.weights = load_weights() if weights is None else weights
         self.topic = load_topic() if weights is None else None
+        self.off_topic = self.topic.off_topic if self.topic else np.zeros((0, 512), np.float32)  # fit_ranker sets its own
         self._stems: dict[str, _Stems] = {}
         self.asked_words = AskedWords(question_terms or {})
 
@@ -300,14 +308,19 @@ class Ranker:
             return None
         return self.topic.chance(self.topic_input(question, traits, best))
 
-    def topic_input(self, question: Question, traits: np.ndarray, best: int) -> np.ndarray:
-        """What the on-topic decision reads: TOPIC_FEATURES, then the question's embedding."""
+    def topic_input(self, question: Question, traits: np.ndarray, best: int,
+                    off_topic: np.ndarray | None = None) -> np.ndarray:
+        """What the on-topic decision reads: TOPIC_FEATURES, then the question's embedding.
+        ``off_topic``: the known off-topic questions' embeddings, when not the ranker's (fit_ranker
+        leaves a question's own out)."""
         embedding = question_embedding(question.text)
         at = {name: traits[best, k] for k, name in enumerate(FEATURES)}
         nearest_questions = traits[:, FEATURES.index("closest_questions")].max()
         likest = self.vectors.likest_question(embedding, question.game)
+        known = self.off_topic if off_topic is None else off_topic
+        likest_off_topic = float((known @ embedding).max()) if len(known) else -1.0
         described = [question.coverage, at["whole_passage"], at["closest_sentence"], at["closest_questions"],
-                     nearest_questions, LIKEST_SCALE * likest, at["words_in_passage"],
+                     nearest_questions, LIKEST_SCALE * likest, LIKEST_SCALE * likest_off_topic, at["words_in_passage"],
                      at["words_in_one_sentence"], at["rarest_word"], float(question.lang == "zh")]
         return np.concatenate([described, EMBEDDING_SCALE * embedding])
 

@@ -171,6 +171,34 @@ def test_the_shipped_on_topic_decision_reads_its_features_and_keeps_on_topic_ref
     assert len(topic.weights) == len(TOPIC_FEATURES) + 512
     assert fitted["cross_validated"]["on_topic_refused"] <= MAX_ON_TOPIC_REFUSED
     assert 0 < topic.threshold < 1
+    assert topic.off_topic.shape == (fitted["trained_on"]["off_topic"], 512)
+    assert np.allclose(np.linalg.norm(topic.off_topic, axis=1), 1, atol=1e-2)
+
+
+def test_an_off_topic_question_is_fitted_on_as_compared_with_the_others_only():
+    """Compared with itself, every known off-topic question would be sure to be one: fit_ranker
+    leaves it and its word-for-word twins out."""
+    from indexer.fit_ranker import others
+
+    known = np.eye(3, dtype=np.float32)
+    leave_out = others(["Tell me a joke?", "pizza dough recipe", "tell me a joke ?"], known)
+    assert leave_out(0).tolist() == [[0.0, 1.0, 0.0]]
+    assert leave_out(1).tolist() == [[1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]
+
+
+def test_the_on_topic_decision_reads_how_close_the_question_is_to_known_off_topic_ones(library):
+    """likest_off_topic: the highest cosine with the off-topic questions the decision was fitted
+    on (LIKEST_SCALE x), from the ranker's own or from those given."""
+    from service.retrieval.rank import LIKEST_SCALE, TOPIC_FEATURES, question_embedding
+
+    question, plan, found = library.candidates("where can we buy a replacement money card?", lang="en")
+    _, traits = library.ranker.features(found, plan, question)
+    at = TOPIC_FEATURES.index("likest_off_topic")
+    itself = question_embedding(question.text)[None, :]
+    assert library.ranker.topic_input(question, traits, 0, itself)[at] == pytest.approx(LIKEST_SCALE, abs=1e-4)
+    assert library.ranker.topic_input(question, traits, 0, itself[:0])[at] == -LIKEST_SCALE
+    known = library.ranker.topic_input(question, traits, 0)[at]
+    assert known == pytest.approx(LIKEST_SCALE * float((library.ranker.off_topic @ itself[0]).max()))
 
 
 def test_the_on_topic_threshold_is_the_highest_that_refuses_few_development_questions():
