@@ -6,17 +6,18 @@ phrase. The weights are a listwise softmax regression: they make the passages th
 the most of each question's probability (ListNet with one-hot targets, L2-regularised, plain
 gradient descent; the data are a few thousand rows). Only the ``dev`` half of a split file is
 read: the ``test`` half stays unseen. The later batches (seventh, eighth, tenth) have no halves
-and are read whole; the ninth is never read: it is the judge. The figures written beside the
-weights are k-fold cross-validated on the same questions, next to the lexical order's.
+and are read whole; the ninth and eleventh are never read: they are the judges. The figures
+written beside the weights are k-fold cross-validated on the same questions, next to the lexical
+order's.
 
 Then the on-topic decision (service.retrieval.rank.Topic): a logistic regression, L2-regularised,
 telling the development questions (label 1) from the off-topic ones (0) by TOPIC_FEATURES and the
 question's sentence embedding, with the ranker just fitted choosing the best candidate. One of
 those traits is how close the question is to the off-topic questions themselves (each compared
-with the others only). Questions using words of other domains are refused before it and left out. Its threshold is the highest
-chance at which, cross-validated, at most MAX_ON_TOPIC_REFUSED of the development questions are
-refused (those refused for other-domain words included); the cross-validated refusal rates at it
-are written beside it.
+with the others only). Questions using words of other domains are refused before it and left
+out. Its threshold is the highest chance at which, cross-validated, at most MAX_ON_TOPIC_REFUSED
+of the development questions are refused (those refused for other-domain words included); the
+cross-validated refusal rates at it are written beside it.
 
 Writes service/retrieval/ranker.json and, beside it, off_topic.npy (the off-topic questions'
 embeddings, which the service compares each question with); `make fit-ranker` runs it after a
@@ -183,7 +184,7 @@ def main(argv=None) -> int:
     from indexer.build import DEFAULT_INDEX
     from service.language import Detector
     from service.library import Library
-    from service.retrieval.rank import FEATURES, OFF_TOPIC as OFF_TOPIC_EMBEDDINGS, WEIGHTS
+    from service.retrieval.rank import FEATURES, OFF_TOPIC_FILE, WEIGHTS
 
     parser = argparse.ArgumentParser(prog="python -m indexer.fit_ranker", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -214,7 +215,7 @@ def main(argv=None) -> int:
         "topic": topic,
     }
     args.out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
-    np.save(args.out.with_name(OFF_TOPIC_EMBEDDINGS), known)
+    np.save(args.out.with_name(OFF_TOPIC_FILE), known)
     print(json.dumps(report["cross_validated"]))
     print(json.dumps({"topic": {"threshold": topic["threshold"], **topic["cross_validated"]}}))
     print(f"wrote {args.out}")

@@ -104,7 +104,7 @@ def merge(found: list[tuple[int, int]], text: str) -> list[tuple[int, int]]:
 
 
 WEIGHTS = Path(__file__).with_name("ranker.json")
-OFF_TOPIC = "off_topic.npy"  # beside the weights: the embeddings of the off-topic questions the decision was fitted on
+OFF_TOPIC_FILE = "off_topic.npy"  # beside the weights: the embeddings of the off-topic questions the decision was fitted on
 Preferred = tuple[float, dict, "list[tuple[int, int]] | None"]  # score, stored fields, highlights when worked out
 
 # The traits the learned scorer weighs, in the order of ranker.json's weights.
@@ -171,9 +171,11 @@ def load_topic(path: Path = WEIGHTS) -> Topic | None:
     fitted = json.loads(path.read_text(encoding="utf-8")).get("topic")
     if fitted is None:
         return None
-    off_topic = np.load(path.with_name(OFF_TOPIC)).astype(np.float32)
-    if tuple(fitted["features"]) != TOPIC_FEATURES or len(off_topic) != fitted["trained_on"]["off_topic"]:
+    off_topic = np.load(path.with_name(OFF_TOPIC_FILE)).astype(np.float32)
+    if tuple(fitted["features"]) != TOPIC_FEATURES:
         raise ValueError(f"{path} was fitted on other topic features: run `python -m indexer.fit_ranker`")
+    if len(off_topic) != fitted["trained_on"]["off_topic"]:
+        raise ValueError(f"{OFF_TOPIC_FILE} is not the one {path} was fitted with: run `python -m indexer.fit_ranker`")
     return Topic(np.array(fitted["weights"], dtype=np.float64), float(fitted["bias"]), float(fitted["threshold"]),
                  off_topic)
 

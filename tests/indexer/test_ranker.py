@@ -143,6 +143,17 @@ def test_weights_fitted_on_other_features_are_refused(tmp_path):
         load_weights(path)
 
 
+def test_an_on_topic_decision_without_its_own_off_topic_questions_is_refused(tmp_path):
+    """ranker.json and off_topic.npy are written together: a copy of one without the other is refused."""
+    from service.retrieval.rank import OFF_TOPIC_FILE, load_topic
+
+    path = tmp_path / "ranker.json"
+    path.write_text(WEIGHTS.read_text(encoding="utf-8"), encoding="utf-8")
+    np.save(tmp_path / OFF_TOPIC_FILE, np.zeros((3, 512), np.float16))
+    with pytest.raises(ValueError, match="fit_ranker"):
+        load_topic(path)
+
+
 def test_fitting_learns_which_trait_marks_the_answer():
     """Questions whose answering candidate is marked by the second trait, never first in the given
     order: the fitted weights put it first."""
