@@ -113,10 +113,10 @@ def cross_validated(questions: list[Question]) -> dict[str, float]:
 
 
 def topic_described(ranker, candidates: list[tuple], weights: np.ndarray,
-                    known: Callable[[int], np.ndarray | None] = lambda n: None) -> list[tuple[np.ndarray, bool]]:
+                    known: Callable[[int], np.ndarray]) -> list[tuple[np.ndarray, bool]]:
     """Each case (as ``read`` gives it) as the on-topic decision reads it (``Ranker.topic_input``,
-    with ``known(n)`` the off-topic questions the n-th is compared with, when not the ranker's), and
-    whether it is refused before the decision (words of other domains, or no candidate)."""
+    with ``known(n)`` the off-topic questions' embeddings the n-th is compared with), and whether
+    it is refused before the decision (words of other domains, or no candidate)."""
     out = []
     for n, (question, _, traits) in enumerate(candidates):
         refused = bool(question.elsewhere) or not len(traits)
@@ -200,10 +200,10 @@ def main(argv=None) -> int:
     weights = fit(questions)
     off_topic = [c for f in OFF_TOPIC for c in load_cases(f) if c.split in (None, "dev")]
     known = embed([c.q for c in off_topic]).astype(np.float16)  # stored so: 0.8 MB, cosines within 0.001
-    library.ranker.off_topic = known.astype(np.float32)
-    topic = fit_topic(topic_described(library.ranker, candidates, weights),
+    compared = known.astype(np.float32)
+    topic = fit_topic(topic_described(library.ranker, candidates, weights, lambda n: compared),
                       topic_described(library.ranker, read(library, off_topic), weights,
-                                      others([c.q for c in off_topic], library.ranker.off_topic)),
+                                      others([c.q for c in off_topic], compared)),
                       [normalize(c.gold[0]) for c in cases] + [c.id for c in off_topic])
     report = {
         "features": list(FEATURES),

@@ -236,7 +236,6 @@ class Ranker:
         self.rarity = rarity  # (lang, stem) -> how telling the stem is in its language's passages
         self.weights = load_weights() if weights is None else weights
         self.topic = load_topic() if weights is None else None
-        self.off_topic = self.topic.off_topic if self.topic else np.zeros((0, 512), np.float32)  # fit_ranker sets its own
         self._stems: dict[str, _Stems] = {}
         self.asked_words = AskedWords(question_terms or {})
 
@@ -313,13 +312,13 @@ class Ranker:
     def topic_input(self, question: Question, traits: np.ndarray, best: int,
                     off_topic: np.ndarray | None = None) -> np.ndarray:
         """What the on-topic decision reads: TOPIC_FEATURES, then the question's embedding.
-        ``off_topic``: the known off-topic questions' embeddings, when not the ranker's (fit_ranker
-        leaves a question's own out)."""
+        ``off_topic``: the known off-topic questions' embeddings, when not the fitted decision's
+        (fit_ranker gives its own, leaving a question's own out)."""
         embedding = question_embedding(question.text)
         at = {name: traits[best, k] for k, name in enumerate(FEATURES)}
         nearest_questions = traits[:, FEATURES.index("closest_questions")].max()
         likest = self.vectors.likest_question(embedding, question.game)
-        known = self.off_topic if off_topic is None else off_topic
+        known = self.topic.off_topic if off_topic is None else off_topic
         likest_off_topic = float((known @ embedding).max()) if len(known) else -1.0
         described = [question.coverage, at["whole_passage"], at["closest_sentence"], at["closest_questions"],
                      nearest_questions, LIKEST_SCALE * likest, LIKEST_SCALE * likest_off_topic, at["words_in_passage"],

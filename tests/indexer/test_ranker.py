@@ -199,7 +199,7 @@ def test_an_off_topic_question_is_fitted_on_as_compared_with_the_others_only():
 
 def test_the_on_topic_decision_reads_how_close_the_question_is_to_known_off_topic_ones(library):
     """likest_off_topic: the highest cosine with the off-topic questions the decision was fitted
-    on (LIKEST_SCALE x), from the ranker's own or from those given."""
+    on (LIKEST_SCALE x), from the fitted decision's or from those given."""
     from service.retrieval.rank import LIKEST_SCALE, TOPIC_FEATURES, question_embedding
 
     question, plan, found = library.candidates("where can we buy a replacement money card?", lang="en")
@@ -209,7 +209,7 @@ def test_the_on_topic_decision_reads_how_close_the_question_is_to_known_off_topi
     assert library.ranker.topic_input(question, traits, 0, itself)[at] == pytest.approx(LIKEST_SCALE, abs=1e-4)
     assert library.ranker.topic_input(question, traits, 0, itself[:0])[at] == -LIKEST_SCALE
     known = library.ranker.topic_input(question, traits, 0)[at]
-    assert known == pytest.approx(LIKEST_SCALE * float((library.ranker.off_topic @ itself[0]).max()))
+    assert known == pytest.approx(LIKEST_SCALE * float((library.ranker.topic.off_topic @ itself[0]).max()))
 
 
 def test_the_on_topic_threshold_is_the_highest_that_refuses_few_development_questions():
