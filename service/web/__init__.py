@@ -69,6 +69,7 @@ def strings() -> dict[str, dict[str, str]]:
     standard with its phrases), so the two scripts never drift apart."""
     import opencc
 
+    from indexer.analysis import to_simplified
     from indexer.corpus import game_names
 
     table = json.loads((STATIC / "strings.src.json").read_text(encoding="utf-8"))
@@ -76,13 +77,12 @@ def strings() -> dict[str, dict[str, str]]:
     table["zh-Hant"] = {key: to_traditional.convert(text) for key, text in table["zh-Hans"].items()}
     # The games' names as games.yaml gives them; Chinese ones are written in Traditional script,
     # so the Simplified interface gets them converted.
-    to_simplified = opencc.OpenCC("t2s")
     for game, names in game_names().items():
         for lang in ("en", "fr", "de"):
             table[lang][f"game.{game}"] = names.get(lang) or names["en"]
         chinese = names.get("zh") or names["en"]
         table["zh-Hant"][f"game.{game}"] = chinese
-        table["zh-Hans"][f"game.{game}"] = to_simplified.convert(chinese)
+        table["zh-Hans"][f"game.{game}"] = to_simplified(chinese)
     return table
 
 
