@@ -45,8 +45,8 @@ class SearchResult:
 class Library:
     """Games, rulebooks, passages and search over one built index."""
 
-    def __init__(self, index_dir: Path | str, detector=None, weights=None):
-        """``weights``: the ranker's, when not those of service/retrieval/ranker.json (a refit)."""
+    def __init__(self, index_dir: Path | str, detector=None, scorer=None):
+        """``scorer``: the ranker's, when not the one of service/retrieval/ranker.json (a refit)."""
         index_dir = Path(index_dir)
         try:
             self._lease = hold(index_dir)
@@ -72,7 +72,7 @@ class Library:
         self._rarity: dict[tuple[str, str], float] = {}
         self.terms = TermBase(catalog.get("concepts", []))
         self.retriever: Retriever = WhooshRetriever(generation)
-        self.ranker = Ranker(Vectors.load(generation), self.rarity, weights, catalog.get("question_terms", {}))
+        self.ranker = Ranker(Vectors.load(generation), self.rarity, scorer, catalog.get("question_terms", {}))
         self.planner = Planner(self.terms, self.langs, catalog.get("dictionaries"))
         self.reader = Reader(self.games, self.terms, self.passages, self._in_corpus, detector, self.planner.translates,
                              self.ranker.asked_words.knows)

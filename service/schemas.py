@@ -298,12 +298,12 @@ class AnswerOut(Schema):
         required=True, validate=validate.Range(0, 1),
         metadata={"description": "The estimated chance that the passage ranked first is the one that answers: this passage, "
                                  "or the one cited second when the answer is from the asker's own rulebook. On "
-                                 "160 players' questions never fitted on (benchmarks/eval/ninth.jsonl), "
-                                 "0.93 of answers at 0.7 or more were right, 0.90 at 0.5 or more."},
+                                 "160 players' questions never fitted on (benchmarks/eval/twelfth.jsonl), "
+                                 "0.91 of answers at 0.7 or more were right, 0.89 at 0.5 or more."},
     )
     sure = fields.Boolean(
         required=True,
-        metadata={"description": "confidence >= 0.5: give the answer as the rule. When false, message says so "
+        metadata={"description": "confidence >= 0.7: give the answer as the rule. When false, message says so "
                                  "and the asker should check the answer against the other citations."},
     )
 

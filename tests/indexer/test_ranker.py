@@ -1,4 +1,4 @@
-"""The ranker's two learned parts: the multilingual vectors built with the index, and the weights."""
+"""The ranker's two learned parts: the multilingual vectors built with the index, and the scorer's trees."""
 
 import json
 
@@ -6,10 +6,13 @@ import numpy as np
 import pytest
 
 from indexer.build import read_catalog
-from indexer.fit_ranker import figures, fit
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from indexer.fit_ranker import figures, fit, temperature
 from indexer.corpus import Passage
 from indexer.vectors import VECTORS, Vectors, embed, fit_adapter, write
-from service.retrieval.rank import FEATURES, WEIGHTS, load_weights
+from service.retrieval.rank import FEATURES, WEIGHTS, Trees, load_scorer
 
 
 def test_the_index_holds_a_vector_for_every_passage_and_sentence(index_dir):
@@ -127,20 +130,90 @@ def test_chinese_is_embedded_in_one_script():
     assert float(traditional @ simplified) > 0.99
 
 
-def test_the_shipped_weights_are_for_the_rankers_features():
+def test_the_shipped_scorer_is_for_the_rankers_features():
     fitted = json.loads(WEIGHTS.read_text(encoding="utf-8"))
     assert tuple(fitted["features"]) == FEATURES
-    assert len(load_weights()) == len(FEATURES)
+    scorer = load_scorer()
+    assert len(fitted["trees"]) == fitted["trained_on"]["boosting"]["num_iterations"]
+    assert {f for tree in fitted["trees"] for f in tree["feature"]} <= set(range(len(FEATURES)))
+    assert 0 < scorer.temperature
     assert fitted["trained_on"]["split"] == "dev"
     learned, lexical = fitted["cross_validated"]["learned"], fitted["cross_validated"]["lexical_order"]
     assert learned["recall@1"] >= lexical["recall@1"], "the learned order is kept only if it does better"
 
 
-def test_weights_fitted_on_other_features_are_refused(tmp_path):
+def test_a_scorer_fitted_on_other_features_is_refused(tmp_path):
     path = tmp_path / "ranker.json"
-    path.write_text(json.dumps({"features": ["lexical"], "weights": [1.0]}), encoding="utf-8")
+    path.write_text(json.dumps({"features": ["lexical"], "trees": [], "temperature": 1.0}), encoding="utf-8")
     with pytest.raises(ValueError, match="fit_ranker"):
-        load_weights(path)
+        load_scorer(path)
+
+
+# A tree as LightGBM numbers it: the root tests trait 0 (left: leaf 0), its right child trait 1.
+TREE = {"feature": [0, 1], "threshold": [0.5, 2.0], "left": [~0, ~1], "right": [1, ~2], "value": [1.0, 2.0, 3.0]}
+LEAF = {"feature": [], "threshold": [], "left": [], "right": [], "value": [0.25]}
+
+
+def test_trees_add_the_value_of_the_leaf_each_candidate_reaches():
+    traits = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 5.0], [0.5, 9.0], [0.6, 2.0]])
+    assert Trees([TREE, LEAF]).score(traits).tolist() == [1.25, 2.25, 3.25, 1.25, 2.25]
+    assert Trees([]).score(traits).tolist() == [0.0] * 5
+
+
+def walk(tree: dict, row: np.ndarray) -> float:
+    """A tree walked from its root, split by split: what Trees.score computes all at once."""
+    node = 0 if tree["feature"] else ~0
+    while node >= 0:
+        node = tree["left"][node] if row[tree["feature"][node]] <= tree["threshold"][node] else tree["right"][node]
+    return tree["value"][~node]
+
+
+@st.composite
+def trees(draw, features=3, max_leaves=16):
+    """A random flat tree of up to ``max_leaves`` leaves, numbered as LightGBM numbers them."""
+    tree = {"feature": [], "threshold": [], "left": [], "right": [], "value": []}
+    leaves = draw(st.integers(1, max_leaves))
+
+    def grow(n: int) -> int:  # a subtree of n leaves; its id
+        if n == 1:
+            tree["value"].append(draw(st.floats(-5, 5)))
+            return ~(len(tree["value"]) - 1)
+        k = len(tree["feature"])
+        tree["feature"].append(draw(st.integers(0, features - 1)))
+        tree["threshold"].append(draw(st.floats(-3, 3)))
+        tree["left"].append(0)
+        tree["right"].append(0)
+        on_left = draw(st.integers(1, n - 1))
+        tree["left"][k] = grow(on_left)
+        tree["right"][k] = grow(n - on_left)
+        return k
+
+    grow(leaves)
+    return tree
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(trees(), min_size=1, max_size=8),
+       st.lists(st.lists(st.floats(-4, 4), min_size=3, max_size=3), min_size=1, max_size=12))
+def test_trees_score_as_walking_each_tree_does(forest, rows):
+    traits = np.array(rows)
+    expected = [sum(walk(tree, row) for tree in forest) for row in traits]
+    assert Trees(forest).score(traits) == pytest.approx(expected, abs=1e-9)
+
+
+def test_a_tree_of_more_leaves_than_a_word_holds_is_refused():
+    deep = {"feature": list(range(16)), "threshold": [0.0] * 16, "left": [~k for k in range(16)],
+            "right": list(range(1, 16)) + [~16], "value": [0.0] * 17}
+    with pytest.raises(ValueError, match="16 leaves"):
+        Trees([deep])
+
+
+def test_the_temperature_is_low_when_scores_tell_the_answer_and_high_when_they_do_not():
+    labels = np.array([1.0, 0.0, 0.0])
+    telling = [(None, labels)] * 4
+    assert temperature(telling, [np.array([1.0, 0.0, 0.0])] * 4) < 0.2
+    misleading = [np.array([1.0, 0.0, 0.0])] + [np.array([0.0, 1.0, 0.0])] * 3  # the answer first once in four
+    assert temperature(telling, misleading) > 2
 
 
 def test_an_on_topic_decision_without_its_own_off_topic_questions_is_refused(tmp_path):
@@ -156,7 +229,7 @@ def test_an_on_topic_decision_without_its_own_off_topic_questions_is_refused(tmp
 
 def test_fitting_learns_which_trait_marks_the_answer():
     """Questions whose answering candidate is marked by the second trait, never first in the given
-    order: the fitted weights put it first."""
+    order: the fitted trees put it first, splitting on that trait most."""
     rng = np.random.default_rng(7)
     questions = []
     for _ in range(60):
@@ -166,10 +239,12 @@ def test_fitting_learns_which_trait_marks_the_answer():
         traits[answer, 1] += 3
         labels[answer] = 1
         questions.append((traits, labels))
-    weights = fit(questions)
+    fitted = fit(questions)
+    scorer = Trees(fitted)
     assert figures(questions, lambda x: range(len(x)))["recall@1"] == 0
-    assert figures(questions, lambda x: np.argsort(-(x @ weights)))["recall@1"] >= 0.9
-    assert abs(weights[1]) > abs(weights[0]) + abs(weights[2])
+    assert figures(questions, lambda x: np.argsort(-scorer.score(x)))["recall@1"] >= 0.9
+    splits = np.bincount([f for tree in fitted for f in tree["feature"]], minlength=3)
+    assert splits[1] > splits[0] + splits[2]
 
 
 def test_the_shipped_on_topic_decision_reads_its_features_and_keeps_on_topic_refusals_rare():

@@ -1,0 +1,32 @@
+"""The evaluation questions' keys: every gold phrase stands in some passage of the corpus, so a
+question can be answered right at all, and the ids are unique across files."""
+
+from pathlib import Path
+
+import pytest
+
+from indexer.corpus import load_corpus
+from indexer.eval import load_cases, normalize
+
+EVAL = Path(__file__).resolve().parents[2] / "benchmarks" / "eval"
+FILES = sorted(EVAL.glob("*.jsonl"))
+
+
+@pytest.fixture(scope="module")
+def passages() -> list[str]:
+    corpus = load_corpus(Path(__file__).resolve().parents[2] / "corpus")
+    return [normalize(p.text) for book in corpus.rulebooks for p in book.passages]
+
+
+@pytest.mark.parametrize("path", [f for f in FILES if "offtopic" not in f.name], ids=lambda f: f.name)
+def test_every_gold_phrase_stands_in_a_passage(path, passages):
+    cases = load_cases(path)
+    missing = [(c.id, g) for c in cases for g in c.gold if not any(normalize(g) in p for p in passages)]
+    assert cases and all(c.gold for c in cases)
+    assert missing == []
+
+
+def test_question_ids_are_unique_across_files():
+    ids = [c.id for path in FILES for c in load_cases(path)]
+    duplicates = sorted({i for i in ids if ids.count(i) > 1})
+    assert duplicates == []
