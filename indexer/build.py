@@ -27,7 +27,7 @@ from typing import Callable, Iterable
 from whoosh import index as whoosh_index
 from whoosh.fields import ID, KEYWORD, NUMERIC, STORED, TEXT, Schema
 
-from indexer import vectors
+from indexer import names, vectors
 from indexer.analysis import analyzer, terms
 from indexer.cedict import zh_en
 from indexer.corpus import LANGS, Corpus, Passage, Rulebook, fingerprint, load_corpus
@@ -214,7 +214,8 @@ def _write_generation(index_dir: Path, corpus: Corpus, source_print: str, docs: 
         writer.commit()
         ix.close()
         progress("embedding passages and sentences")
-        vectors.write(generation, docs, corpus.questions)
+        forms = names.name_forms({game["id"]: game for game in corpus.games})
+        vectors.write(generation, docs, corpus.questions, lambda q: names.meant(q, forms))
         (generation / CATALOG).write_text(
             json.dumps(catalog(corpus, source_print), ensure_ascii=False), encoding="utf-8"
         )

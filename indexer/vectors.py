@@ -80,14 +80,16 @@ def headed(section_path: Iterable[str], text: str) -> str:
     return " / ".join(section_path) + ": " + text
 
 
-def write(generation: Path, docs: list[Passage], questions: dict[str, dict[str, tuple[str, ...]]]) -> None:
+def write(generation: Path, docs: list[Passage], questions: dict[str, dict[str, tuple[str, ...]]],
+          meant: Callable[[str], str] = lambda q: q) -> None:
     """Embed every passage (whole, each of its sentences, the questions it answers) into the
-    generation's vectors file."""
+    generation's vectors file; a players' question as ``meant`` reads it (indexer.names.meant:
+    without the game names that only route it, as the service reads an asker's)."""
     lines, first, asked, first_asked = [], [0], [], [0]
     for p in docs:
         lines += [p.text[start:end] for start, end in sentences(p.text)]
         first.append(len(lines))
-        asked += [q for by_lang in questions.get(p.id, {}).values() for q in by_lang]
+        asked += [meant(q) for by_lang in questions.get(p.id, {}).values() for q in by_lang]
         first_asked.append(len(asked))
     passages, answering = embed([headed(p.section_path, p.text) for p in docs]), embed(asked)
     # The adapter weighs each question against the passages that have players' questions only. Its cost

@@ -210,7 +210,7 @@ def ask(library: Library, question: str, game: str | None = None, lang: str | No
         return response
 
     numbers = frozenset(_NUMBER.findall(read.searched))
-    asked = question_embedding(read.text)
+    asked = question_embedding(read.meant)
 
     def answer_in(hit: Hit) -> Answer:
         closeness = library.ranker.vectors.sentence_cosines(asked, hit.id)

@@ -123,7 +123,7 @@ class Library:
             return question, plan, found
         held = {candidate.fields["id"] for candidate in found}
         near = self.ranker.vectors.nearest(
-            question_embedding(question.text), NEAREST,
+            question_embedding(question.meant), NEAREST,
             lambda i: i not in held and question.game in (None, self.passages[i]["game"]))
         return question, plan, found + [Found(self.passages[i], 0.0) for i in near]
 

@@ -11,7 +11,8 @@ from typing import Callable
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
-from indexer.analysis import fold, stoplist, terms, to_simplified
+from indexer import names
+from indexer.analysis import fold, stoplist, terms
 from indexer.corpus import LANGS
 from indexer.terms import ELSEWHERE, Analysis, TermBase
 
@@ -19,16 +20,6 @@ from indexer.terms import ELSEWHERE, Analysis, TermBase
 # "..." “...” «...» 「...」 『...』: a quoted phrase must match as written.
 _QUOTED = re.compile(r'"([^"]+)"|“([^”]+)”|«\s*([^»]+?)\s*»|「([^」]+)」|『([^』]+)』')
 _WORD = re.compile(r"[^\W\d_]{4,}", re.UNICODE)
-_ARTICLES = {"the", "la", "le", "die", "der", "den", "dem", "des"}
-_CARD_WORDS = {"card", "cards", "carte", "cartes", "karte", "karten"}
-# Words for calling something out: a game name beside one is the call itself ("call Mömmen",
-# "crier Mömmen", "Mömmen rufen", "喊 Mömmen"), a thing in the game, not the game's name.
-_CALL_WORDS = {"call", "calls", "called", "calling", "shout", "shouts", "say", "says", "yell",
-               "crier", "crie", "annoncer", "annonce", "dire", "dit",
-               "rufen", "ruft", "rufe", "sagen", "sagt", "ansagen", "schreien", "schreit"}
-_CALL_HAN = ("喊", "叫", "说", "說")  # the end of the word before: "可以喊", "大喊"
-
-
 @dataclass
 class Question:
     """A question as Referee reads it."""
@@ -41,6 +32,7 @@ class Question:
     searched: str  # the words searched: corrected, quoted phrases and routing names taken out
     phrases: list[str]  # quoted phrases, to match as written
     analysis: Analysis  # the term base's concepts in ``searched``
+    meant: str = ""  # what its sentence embedding reads: without the game names that only route it
     coverage: float = 0.0  # share of the content words that the rulebooks know
     elsewhere: list[str] = field(default_factory=list)  # concepts of other domains (chess, dough)
 
@@ -48,27 +40,6 @@ class Question:
     def facets(self) -> set[str]:
         """Kinds of question asked ("number": how many)."""
         return {c.facet for c in self.analysis.concepts if c.facet and c.facet != ELSEWHERE}
-
-
-def name_form(text: str) -> str:
-    """How game names are compared: folded (no case, no accents), Simplified, punctuation as space."""
-    return re.sub(r"[^\w\s]", " ", to_simplified(fold(text)))
-
-
-def game_names(games: dict) -> list[tuple[str, str]]:
-    """(name form, game id), longest first: every name of every game, its id ("mammut mambo"), and
-    the ö spelt oe ("moemmen")."""
-    names = set()
-    for game_id, game in games.items():
-        for name in [*game["names"].values(), game_id.replace("-", " ")]:
-            names.add((" ".join(name_form(name).split()), game_id))
-            names.add((" ".join(name_form(name.replace("ö", "oe").replace("Ö", "Oe")).split()), game_id))
-    return sorted(names, key=lambda pair: -len(pair[0]))
-
-
-def _name_pattern(name: str) -> str:
-    """A game name as a whole word; a Chinese name anywhere (Chinese has no spaces: 猛犸曼波谁先当族长)."""
-    return rf"(?<!\w){re.escape(name)}(?!\w)" if name.isascii() else re.escape(name)
 
 
 class Reader:
@@ -88,7 +59,7 @@ class Reader:
         self._asked = asked
         self.detector = detector
         self._in_corpus = in_corpus
-        self._game_names = game_names(games)
+        self._game_names = names.name_forms(games)
         self._known = self._vocabulary(passages)
         self._spelling = sorted(terms_base.surface)
 
@@ -113,6 +84,7 @@ class Reader:
             # the question is the game's name and nothing else: search the name
             question = self._analysed(q, asker, corrected, game, mentioned, corrected or q)
         question.coverage = self._coverage(question.searched, question.analysis, asker)
+        question.meant = names.meant(q, self._game_names)
         return question
 
     def _analysed(self, q, asker, corrected, game, mentioned, text) -> Question:
@@ -131,49 +103,17 @@ class Reader:
         """The asker's language, told from the question without its game names and quoted words."""
         if not self.detector:
             return None
-        return self.detector.detect(self._without_names(_QUOTED.sub(" ", q)))
-
-    def _without_names(self, q: str) -> str:
-        """The question with the games' names taken out (they are the same in every language)."""
-        return self._blank_names(q, keep=lambda before, after: False)
+        return self.detector.detect(names.without_names(_QUOTED.sub(" ", q), self._game_names))
 
     # ---- games ------------------------------------------------------------------------------
 
     def mentioned_games(self, q: str) -> set[str]:
-        """Games the question names ("règles du Mömmen", "mamma mia pizza game", "猛犸曼波");
-        the longest name wins where names overlap ("Mamma Mia" is not "Mamma")."""
-        folded = name_form(q)
-        found: set[str] = set()
-        for name, game_id in self._game_names:
-            pattern = _name_pattern(name)
-            if re.search(pattern, folded):
-                found.add(game_id)
-                folded = re.sub(pattern, " ", folded)
-        return found
+        """Games the question names (indexer.names.mentioned)."""
+        return names.mentioned(q, self._game_names)
 
     def routing_names_removed(self, q: str) -> str:
-        """The question without the game names that only say which game it is about ("Mömmen:
-        who wins", "wann ist mamma zu ende"); a name that is a thing in its game stays ("the Mamma
-        pays less", "the Mamma Mia card", "when may I call Mömmen")."""
-        def a_thing(before: list[str], after: list[str]) -> bool:
-            return bool(before and (before[0] in _ARTICLES or before[0] in _CALL_WORDS or before[0].endswith(_CALL_HAN))
-                        or after and (after[0] in _CARD_WORDS or after[0] in _CALL_WORDS))
-
-        return self._blank_names(q, keep=a_thing)
-
-    def _blank_names(self, q: str, keep) -> str:
-        """``q`` with each game name blanked out (offsets kept) unless ``keep(word before, word
-        after)``; unchanged where folding would move the offsets."""
-        folded = name_form(q)
-        if len(folded) != len(q):
-            return q
-        out = list(q)
-        for name, _ in self._game_names:
-            for match in re.finditer(_name_pattern(name), folded):
-                before, after = folded[:match.start()].split()[-1:], folded[match.end():].split()[:1]
-                if not keep(before, after):
-                    out[match.start():match.end()] = " " * (match.end() - match.start())
-        return "".join(out)
+        """The question without the game names that only say which game it is about (indexer.names)."""
+        return names.routing_names_removed(q, self._game_names)
 
     # ---- words ------------------------------------------------------------------------------
 

@@ -334,7 +334,7 @@ class Ranker:
         by_field = [_by_field(c) for c in clauses]
 
         ids = [fields["id"] for _, fields, _ in preferred]
-        embedding = question_embedding(question.text)
+        embedding = question_embedding(question.meant)
         whole, closest, asked = self.vectors.similarities(embedding, ids)
         before, after = self.vectors.neighbours(embedding, ids)
         top = preferred[0][0] or 1.0
@@ -377,7 +377,7 @@ class Ranker:
         """What the on-topic decision reads: TOPIC_FEATURES, then the question's embedding.
         ``off_topic``: the known off-topic questions' embeddings, when not the fitted decision's
         (fit_ranker gives its own, leaving a question's own out)."""
-        embedding = question_embedding(question.text)
+        embedding = question_embedding(question.meant)
         at = {name: traits[best, k] for k, name in enumerate(FEATURES)}
         nearest_questions = traits[:, FEATURES.index("closest_questions")].max()
         likest = self.vectors.likest_question(embedding, question.game)

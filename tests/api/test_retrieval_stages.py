@@ -15,6 +15,23 @@ def test_a_chinese_game_name_is_taken_out_of_the_words_though_chinese_has_no_spa
     assert "猛犸" not in question.searched and "族长" in question.searched
 
 
+def test_the_meaning_is_read_without_the_names_that_only_route_the_question(library):
+    """The sentence encoder takes 猛犸曼波 for the animal and Mamma Mia for a pizza: the question's
+    embedding reads it without the name that only says which game it is about, as the index
+    embeds the players' questions; a name that is a thing in its game stays."""
+    assert library.read("猛犸曼波的目标是什么").meant == "的目标是什么"
+    assert library.read("Mömmen: who wins?").meant == ": who wins?"
+    assert library.read("When may I call Mömmen?").meant == "When may I call Mömmen?"
+    assert library.read("Mömmen").meant == "Mömmen"
+
+
+def test_a_question_naming_its_game_in_chinese_is_answered_as_one_that_does_not(client):
+    for question in ("猛獁曼波的目標是什麼？", "What's the aim in Mammut Mambo?"):
+        body = client.post("/v1/ask", json={"question": question}).get_json()
+        assert body["answer"] is not None, question
+        assert body["answer"]["passage_id"] == "mammut-mambo.en.object.1"
+
+
 def test_a_chinese_word_outside_the_term_base_is_searched_through_cc_cedict(library):
     assert library.planner.translates("平手", "zh")
     plan = library.planner.plan(library.read("平手怎麼算", lang="zh"))
