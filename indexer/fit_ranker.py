@@ -43,9 +43,10 @@ from service.retrieval.rank import Trees
 # LambdaRank's gradient-boosted trees (LightGBM), fitted with one thread and a fixed seed so that a
 # refit writes the same trees. Chosen on the test half and the held-out questions against the
 # linear scorer it replaces (see benchmarks/eval/README.md); 300 trees of 15 leaves.
-BOOSTING = dict(objective="lambdarank", num_iterations=300, learning_rate=0.02, num_leaves=15, min_data_in_leaf=20,
-                bagging_fraction=0.8, bagging_freq=1, feature_fraction=0.8, lambdarank_truncation_level=10,
-                seed=1, deterministic=True, force_row_wise=True, num_threads=1, verbose=-1)
+BOOSTING = {"objective": "lambdarank", "num_iterations": 300, "learning_rate": 0.02, "num_leaves": 15,
+            "min_data_in_leaf": 20, "bagging_fraction": 0.8, "bagging_freq": 1, "feature_fraction": 0.8,
+            "lambdarank_truncation_level": 10, "seed": 1, "deterministic": True, "force_row_wise": True,
+            "num_threads": 1, "verbose": -1}
 STEP_SIZE = 0.5  # the on-topic decision's gradient descent
 FOLDS = 6
 PROJECT = Path(__file__).resolve().parent.parent
@@ -130,6 +131,8 @@ def temperature(questions: list[Question], scores: list[np.ndarray]) -> float:
         return total
 
     return max((round(float(t), 3) for t in np.geomspace(0.05, 5, 61)), key=likelihood)
+
+
 def figures(questions: list[Question], order) -> dict[str, float]:
     """Recall@1, Recall@3 and MRR@10 over all questions (those with no candidate count as missed)."""
     r1 = r3 = mrr = 0.0

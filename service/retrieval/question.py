@@ -16,10 +16,11 @@ from indexer.analysis import fold, stoplist, terms
 from indexer.corpus import LANGS
 from indexer.terms import ELSEWHERE, Analysis, TermBase
 
-
 # "..." “...” «...» 「...」 『...』: a quoted phrase must match as written.
 _QUOTED = re.compile(r'"([^"]+)"|“([^”]+)”|«\s*([^»]+?)\s*»|「([^」]+)」|『([^』]+)』')
 _WORD = re.compile(r"[^\W\d_]{4,}", re.UNICODE)
+
+
 @dataclass
 class Question:
     """A question as Referee reads it."""

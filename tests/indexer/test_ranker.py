@@ -4,13 +4,12 @@ import json
 
 import numpy as np
 import pytest
-
-from indexer.build import read_catalog
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from indexer.fit_ranker import figures, fit, temperature
+from indexer.build import read_catalog
 from indexer.corpus import Passage
+from indexer.fit_ranker import figures, fit, temperature
 from indexer.vectors import VECTORS, Vectors, embed, fit_adapter, write
 from service.retrieval.rank import FEATURES, WEIGHTS, Trees, load_scorer
 
