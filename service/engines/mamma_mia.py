@@ -453,6 +453,8 @@ def parse_move(state: dict, move: dict) -> dict:
             if not isinstance(n, int) or isinstance(n, bool) or n < 0:
                 raise InvalidMove(f"draw.{k}", "must be a whole number, 0 or more")
         out["draw"] = dict(draw)
+        if _hand_after(state, out) >= HAND_SIZE:  # a hand that needs no card: drawing 0 is no draw
+            out["draw"] = {k: n for k, n in draw.items() if n}
     else:
         order_id = move.get("order")
         if order_id not in state["orders"]:

@@ -184,6 +184,21 @@ def test_a_refill_left_out_names_what_the_kitchen_really_holds():
     assert kitchen_ingredients(state) > 3
 
 
+def test_drawing_0_from_a_pile_when_the_hand_needs_no_card_is_the_listed_pass():
+    """Naming a pile and 0 cards, with seven cards in hand, is no draw: the same move as the pass
+    legal_moves lists (a random contract test once found them told apart). With cards to draw, 0
+    from the kitchen stays a refusal of its own."""
+    state = playing(hand={}, orders=7)
+    listed = [ENGINE.canonical(state, m) for m in ENGINE.legal_moves(state)]
+    for pile in ("kitchen", "server_pile"):
+        move = {"kind": "pass", "orders": [], "draw": {pile: 0}}
+        assert ENGINE.check(state, move) == []
+        assert ENGINE.canonical(state, move) in listed
+    short = playing(hand={"salami": 3, "olive": 2}, orders=1)
+    assert ENGINE.canonical(short, turn({"olive": 2}, draw={"kitchen": 0}))["draw"] == {"kitchen": 0}
+    assert [v.code for v in ENGINE.check(short, turn({"olive": 2}, draw={"kitchen": 0}))] == ["mamma-mia/refill.to-seven"]
+
+
 def test_drawing_the_mamma_mia_card_sets_it_aside_and_draws_again():
     state = playing(hand={"salami": 3, "olive": 2}, orders=1)
     state["kitchen"].remove(MAMMA_MIA)
