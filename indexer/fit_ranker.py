@@ -153,8 +153,8 @@ def cross_validated(questions: list[Question]) -> tuple[dict[str, float], list[n
         scorer = Trees(fit([q for j, q in enumerate(questions) if j % FOLDS != k]))
         for j in range(k, len(questions), FOLDS):
             scores[j] = scorer.score(questions[j][0]) if len(questions[j][1]) else np.zeros(0)
-    held = iter(scores)
-    return figures(questions, lambda x: np.argsort(-next(held), kind="stable")), scores
+    held = {id(traits): s for (traits, _), s in zip(questions, scores)}  # figures skips questions without candidates
+    return figures(questions, lambda traits: np.argsort(-held[id(traits)], kind="stable")), scores
 
 
 def topic_described(ranker, candidates: list[tuple], scorer: Trees,

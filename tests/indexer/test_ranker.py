@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from indexer.build import read_catalog
 from indexer.corpus import Passage
-from indexer.fit_ranker import figures, fit, temperature
+from indexer.fit_ranker import cross_validated, figures, fit, temperature
 from indexer.vectors import VECTORS, Vectors, embed, fit_adapter, write
 from service.retrieval.rank import FEATURES, WEIGHTS, Trees, load_scorer
 
@@ -245,6 +245,26 @@ def test_fitting_learns_which_trait_marks_the_answer():
     assert figures(questions, lambda x: np.argsort(-scorer.score(x)))["recall@1"] >= 0.9
     splits = np.bincount([f for tree in fitted for f in tree["feature"]], minlength=3)
     assert splits[1] > splits[0] + splits[2]
+
+
+def test_cross_validation_counts_a_question_without_candidates_as_missed_and_no_other():
+    """Each question is ranked by the scores of the fold that held it out, also when questions
+    without candidates (nothing to rank) sit between them."""
+    rng = np.random.default_rng(7)
+    questions = []
+    for n in range(60):
+        if n % 7 == 3:
+            questions.append((np.zeros((0, 3)), np.zeros(0)))
+            continue
+        traits, labels = rng.normal(size=(10, 3)), np.zeros(10)
+        answer = rng.integers(1, 10)
+        traits[answer, 1] += 3
+        labels[answer] = 1
+        questions.append((traits, labels))
+    learned, scores = cross_validated(questions)
+    answerable = sum(1 for _, labels in questions if len(labels))
+    assert [len(s) for s in scores] == [len(labels) for _, labels in questions]
+    assert learned["recall@1"] * len(questions) >= 0.9 * answerable
 
 
 def test_the_shipped_on_topic_decision_reads_its_features_and_keeps_on_topic_refusals_rare():
