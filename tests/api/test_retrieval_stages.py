@@ -96,11 +96,12 @@ def test_a_neighbour_nearly_as_telling_joins_the_answer():
     hit = _hit(text, ["card", "round", "face-up card", "turned", "face-up card"])
     table = {"card": 0.5, "round": 1.5, "face": 1.0, "up": 0.0, "turn": 1.2}
     answer = extract(hit, rarity=lambda lang, stem: table.get(stem, 0.0))
-    assert answer.text == "If nobody errs for a full round, every player has a face-up card. The newly turned card covers the face-up card."
+    assert answer.text.startswith("If nobody errs for a full round, every player has a face-up card. The newly turned card covers the face-up card.")
 
 
 def test_the_next_sentence_joins_when_it_is_closer_in_meaning_than_the_one_whose_words_match():
-    """A lead-in names the thing asked about; the sentence after it states the rule."""
+    """A lead-in names the thing asked about; the sentence after it states the rule, and the
+    answer then goes on a sentence further, as any answer does while it is short."""
     from service.ask import extract
 
     text = ("The taxi stands at the corner. If the Wife is next to the taxi card, she can take the taxi. "
@@ -108,17 +109,39 @@ def test_the_next_sentence_joins_when_it_is_closer_in_meaning_than_the_one_whose
     hit = _hit(text, ["taxi", "Wife", "taxi", "taxi"])
     rarity = lambda lang, stem: 1.0 if stem in ("taxi", "wife") else 0.0  # noqa: E731
     lead_in = "If the Wife is next to the taxi card, she can take the taxi."
-    assert extract(hit, rarity=rarity).text == lead_in
-    assert extract(hit, rarity=rarity, closeness=[0.2, 0.4, 0.3, 0.1]).text == lead_in  # the rule is no closer
+    rule = " She moves three spaces for each coin she pays."
+    assert extract(hit, rarity=rarity).text == lead_in + rule
+    assert extract(hit, rarity=rarity, closeness=[0.2, 0.4, 0.3, 0.1]).text == lead_in + rule  # the rule is no closer
     assert extract(hit, rarity=rarity, closeness=[0.2, 0.4, 0.6, 0.1]).text == (
-        lead_in + " She moves three spaces for each coin she pays.")
+        lead_in + rule + " The taxi then stays where it is.")
+
+
+def test_the_sentence_after_the_answer_joins_it_while_both_are_short_but_not_the_next_line():
+    """A rule's consequence is often the sentence after the one that names the situation; a list's
+    next line is another case, not the answer's."""
+    from service.ask import WITH_NEXT_CHARS, extract
+
+    premise = "If the Son is run over by the schoolbus, he goes to the Hospital."
+    consequence = " In addition, the current player removes half of the Son's ingredients from the game."
+    text = "The schoolbus moves like any card. " + premise + consequence
+    hit = _hit(text, ["Son", "run over", "schoolbus"])
+    rarity = lambda lang, stem: 1.0 if stem in ("son", "run", "schoolbus") else 0.0  # noqa: E731
+    assert extract(hit, rarity=rarity).text == premise + consequence
+
+    long_consequence = " In addition" + ", and then" * WITH_NEXT_CHARS + "."
+    hit = _hit("The schoolbus moves like any card. " + premise + long_consequence, ["Son", "run over", "schoolbus"])
+    assert extract(hit, rarity=rarity).text == premise  # the two would be too long
+
+    hit = _hit("The schoolbus moves like any card. " + premise + "\nIf the Wife is run over, she goes too.",
+               ["Son", "run over", "schoolbus"])
+    assert extract(hit, rarity=rarity).text == premise  # the next line is another case
 
 
 def test_a_number_the_question_names_picks_its_sentence():
     from service.ask import extract
 
-    text = ("Matching ingredients on 5 cards gives 15 vp. Matching ingredients on 4 cards gives 10 vp. "
-            "Matching ingredients on 3 cards gives 6 vp. Matching ingredients on 2 cards gives 1 vp.")
+    text = ("Matching ingredients on 5 cards gives 15 vp.\nMatching ingredients on 4 cards gives 10 vp.\n"
+            "Matching ingredients on 3 cards gives 6 vp.\nMatching ingredients on 2 cards gives 1 vp.")
     hit = _hit(text, ["cards", "cards", "cards", "cards"])
     answer = extract(hit, rarity=lambda lang, stem: 0.5 if stem == "card" else 0.0, numbers=frozenset({"3"}))
     assert answer.text == "Matching ingredients on 3 cards gives 6 vp."
