@@ -14,8 +14,10 @@ Then the on-topic decision (service.retrieval.rank.Topic): a logistic regression
 telling the development questions (label 1) from the off-topic ones (0) by TOPIC_FEATURES and the
 question's sentence embedding, with the ranker just fitted choosing the best candidate. One of
 those traits is how close the question is to the off-topic questions themselves (each compared
-with the others only). Questions using words of other domains are refused before it and left
-out. Its threshold is the highest chance at which, cross-validated, at most MAX_ON_TOPIC_REFUSED
+with the others only). Questions using words of other domains are refused before it, and it is
+fitted on them all the same: what they are about teaches it about questions like them that use
+no such word (left out, it refused 0.88 of the sixteenth batch's off-topic questions; fitted on,
+0.91). Its threshold is the highest chance at which, cross-validated, at most MAX_ON_TOPIC_REFUSED
 of the development questions are refused (those refused for other-domain words included); the
 cross-validated refusal rates at it are written beside it.
 
@@ -199,12 +201,12 @@ def fit_topic(on: list[tuple[np.ndarray, bool]], off: list[tuple[np.ndarray, boo
     items = [(x, 1.0, refused) for x, refused in on] + [(x, 0.0, refused) for x, refused in off]
     x = np.array([i[0] for i in items])
     y = np.array([i[1] for i in items])
-    before = np.array([i[2] for i in items])  # refused before the decision: not fitted on
+    before = np.array([i[2] for i in items])  # refused before the decision (counted so, and fitted on)
     held_out = np.zeros(len(items))
     order = {g: n for n, g in enumerate(dict.fromkeys(groups))}
     for k in range(FOLDS):
         held = np.array([i for i, g in enumerate(groups) if order[g] % FOLDS == k])
-        fitted = np.setdiff1d(np.flatnonzero(~before), held)
+        fitted = np.setdiff1d(np.arange(len(items)), held)
         weights, bias = fit_logistic(x[fitted], y[fitted])
         held_out[held] = 1 / (1 + np.exp(-(x[held] @ weights + bias)))
 
@@ -213,7 +215,7 @@ def fit_topic(on: list[tuple[np.ndarray, bool]], off: list[tuple[np.ndarray, boo
 
     grid = [t / 100 for t in range(100)]
     threshold = max((t for t in grid if refused(t, 1.0) <= MAX_ON_TOPIC_REFUSED), default=0.0)
-    weights, bias = fit_logistic(x[~before], y[~before])
+    weights, bias = fit_logistic(x, y)
     return {
         "features": list(TOPIC_FEATURES),
         "weights": [round(float(w), 4) for w in weights],
