@@ -6,7 +6,8 @@ phrase. The scorer is LambdaRank's gradient-boosted trees (LightGBM, a developme
 the service reads the trees with numpy, service.retrieval.rank.Trees): 300 trees of 15 leaves that
 put the passages that answer first. Only the ``dev`` half of a split file is read: the ``test``
 half stays unseen. The later batches (seventh to eleventh) have no halves and are read whole; the
-twelfth and thirteenth are never read: they are the judges. The figures written beside the
+twelfth to seventeenth are never read: they are the judges (the sixteenth, off-topic questions
+only, checks the refusals). The figures written beside the
 trees are k-fold cross-validated on the same questions, next to the lexical order's; the
 temperature that turns scores into chances is the one that fits the held-out scores best.
 
