@@ -125,6 +125,21 @@ FEATURES = (
     "words_in_questions",  # ... in its players' questions written in the asker's language
     "passage_before",  # whole_passage of the passage before it in its section (0 when none)
     "passage_after",  # ... of the one after it
+    "asks_what_next",  # the question asks what follows a situation ("what happens", "was nun", "怎麼辦")
+)
+
+# A question that states a situation and asks what follows: its answer is often the passage after
+# the one that states the situation ("Tim was played and Mömmen called" -> what the others do), so
+# the trees weigh this with passage_before. Cross-validated Recall@1 0.888 -> 0.891; test half
+# 0.894 -> 0.901, held-out 0.875 -> 0.906, thirteenth batch 0.894 -> 0.900, twelfth the same.
+_WHAT_NEXT = re.compile(
+    r"what (?:happens|now|do (?:i|we|you)|does|should|must)|then what|now what|how bad|who wins|who won|"
+    r"what do(?:es)? .* (?:do|get)|"
+    r"(?:il )?se passe quoi|qu'est-ce qui se passe|on fait quoi|(?:je|on) (?:dois|doit) faire quoi|faire quoi|"
+    r"ça fait quoi|ca fait quoi|qui gagne|et après|et apres|"
+    r"was passiert|was nun|was jetzt|und jetzt|was muss|was mach|wer gewinnt|wer hat gewonnen|"
+    r"怎麼辦|怎么办|會怎樣|会怎样|幹嘛|干嘛|要幹嘛|怎麼處理|怎么处理|誰贏|谁赢|然後呢|然后呢",
+    re.IGNORECASE,
 )
 
 
@@ -339,6 +354,7 @@ class Ranker:
         before, after = self.vectors.neighbours(embedding, ids)
         top = preferred[0][0] or 1.0
         in_questions = self.asked_words.shares(question, ids)
+        asks_next = float(bool(_WHAT_NEXT.search(question.text)))
         rows = []
         for place, (score, fields, _) in enumerate(preferred):
             stems, lang = self.stems(fields), fields["lang"]
@@ -362,6 +378,7 @@ class Ranker:
                 in_questions[place],
                 before[place],
                 after[place],
+                asks_next,
             ])
         return preferred, np.array(rows, dtype=np.float64)
 

@@ -1,5 +1,7 @@
 """The retrieval stages one by one: what the question reader, the planner and the ranker decide."""
 
+import pytest
+
 from service.retrieval.plan import Facet
 
 
@@ -171,3 +173,20 @@ def test_a_sentence_that_announces_the_following_list_is_answered_with_the_list_
             "- lags too far behind the rest of the tribe (or does nothing at all).")
     hit = _hit(text, ["A mistake counts"])
     assert extract(hit).text == text[text.index("A mistake counts"):]
+
+
+@pytest.mark.parametrize("question, asks", [
+    ("grandma missed the bus, what happens now?", True),
+    ("qqn a joué tim et crié mömmen, on fait quoi", True),
+    ("Oma hat die falsche Nummer gesagt, was passiert jetzt?", True),
+    ("老婆被校車撞了怎麼辦", True),
+    ("how many cards do we deal?", False),
+    ("combien de mammouths au milieu ?", False),
+    ("Wie viele Karten auf der Hand?", False),
+    ("一回合可以打出幾張原料牌？", False),
+])
+def test_a_question_asking_what_follows_a_situation_is_told_from_one_asking_for_a_fact(question, asks):
+    """The ranker's asks_what_next trait: its answer is often the passage after the situation's."""
+    from service.retrieval.rank import _WHAT_NEXT
+
+    assert bool(_WHAT_NEXT.search(question)) is asks
