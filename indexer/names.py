@@ -42,9 +42,14 @@ def name_forms(games: dict) -> Names:
     return sorted(names, key=lambda pair: -len(pair[0]))
 
 
+# A letter or digit of an alphabet: a Latin name ends where one of these does not follow ("mamma mia
+# 要玩几轮": Chinese written straight after it is not part of the name, though \w matches Han too).
+_LETTER = r"[^\W\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]"
+
+
 def name_pattern(name: str) -> str:
     """A game name as a whole word; a Chinese name anywhere (Chinese has no spaces: 猛犸曼波谁先当族长)."""
-    return rf"(?<!\w){re.escape(name)}(?!\w)" if name.isascii() else re.escape(name)
+    return rf"(?<!{_LETTER}){re.escape(name)}(?!{_LETTER})" if name.isascii() else re.escape(name)
 
 
 def mentioned(q: str, names: Names) -> set[str]:

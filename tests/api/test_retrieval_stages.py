@@ -17,6 +17,15 @@ def test_a_chinese_game_name_is_taken_out_of_the_words_though_chinese_has_no_spa
     assert "猛犸" not in question.searched and "族长" in question.searched
 
 
+def test_a_latin_game_name_written_straight_before_chinese_is_still_the_whole_name(library):
+    """Python's \\w matches Han characters: "mamma mia要玩几轮" used to end the name at "mamma"
+    and route the question to Mamma."""
+    question = library.read("mamma mia要玩几轮 最后怎么算赢")
+    assert question.game == "mamma-mia"
+    assert question.meant.strip().startswith("要玩几轮")
+    assert library.read("Mömmen算分的时候 别的颜色怎么算").game == "moemmen"
+
+
 def test_the_meaning_is_read_without_the_names_that_only_route_the_question(library):
     """The sentence encoder takes 猛犸曼波 for the animal and Mamma Mia for a pizza: the question's
     embedding reads it without the name that only says which game it is about, as the index
