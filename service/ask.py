@@ -179,18 +179,31 @@ def _disagreement(library: Library, answers: list[Answer], lang: str | None, sim
     return None
 
 
+# Languages written in the Latin alphabet: an asker of one reads another's rulebook more easily than
+# a Chinese one (a German asking about Mamma Mia! is answered from the French rules before the Chinese).
+LATIN = frozenset({"en", "fr", "de"})
+# ... from a passage in the asker's alphabet on the same point, or on another when it is nearly as
+# likely to answer (this share of the first's confidence or more).
+READABLE_SHARE = 0.75
+
+
 def _own_language(library: Library, hits: list[Hit], asker: str | None) -> Hit | None:
     """The asker's own rulebook's passage on the point of ``hits[0]``, when that is in another
     language: the best-ranked passage of the same game and section in the asker's language, a rule
     before a worked example (a Chinese asker whose question ranks the French "Un tour de jeu" first
-    is answered from the Chinese "回合流程" rule, not its Alberto example)."""
+    is answered from the Chinese "回合流程" rule, not its Alberto example). When the game has no
+    rulebook in the asker's language, a passage in the asker's alphabet is the next best: a German
+    asker whose question ranks the Chinese "回合流程" first is answered from the French "Un tour de jeu"."""
     answered = hits[0]
     if asker is None or answered.lang == asker:
         return None
     anchor = library.passages[answered.id]["anchor"]
-    same = [h for h in hits[1:] if h.lang == asker and h.game == answered.game
-            and library.passages[h.id]["anchor"] == anchor]
-    return next((h for h in same if h.kind == "rule"), same[0] if same else None)
+    same = [h for h in hits[1:] if h.game == answered.game and library.passages[h.id]["anchor"] == anchor]
+    own = [h for h in same if h.lang == asker]
+    if not own and asker in LATIN and answered.lang not in LATIN:
+        own = [h for h in hits[1:] if h.game == answered.game and h.lang in LATIN
+               and (h in same or h.confidence >= READABLE_SHARE * answered.confidence)]
+    return next((h for h in own if h.kind == "rule"), own[0] if own else None)
 
 
 def ask(library: Library, question: str, game: str | None = None, lang: str | None = None,
@@ -237,7 +250,9 @@ def ask(library: Library, question: str, game: str | None = None, lang: str | No
         response["citations"] = [_citation(h) for h in hits]
     answer = answer_in(hits[0])
     hit = answer.hit
-    confidence = first.confidence  # the highest: the section's, when answered from the asker's own rulebook
+    same_point = library.passages[hit.id]["anchor"] == library.passages[first.id]["anchor"]
+    # the highest: the section's, when answered from the asker's own rulebook on the same point
+    confidence = first.confidence if same_point and hit.game == first.game else hit.confidence
     game_names = library.games[hit.game]["names"]
     response["answer"] = {
         "text": answer.text,

@@ -85,7 +85,7 @@ class Reader:
             # the question is the game's name and nothing else: search the name
             question = self._analysed(q, asker, corrected, game, mentioned, corrected or q)
         question.coverage = self._coverage(question.searched, question.analysis, asker)
-        question.meant = names.meant(q, self._game_names)
+        question.meant = names.meant(corrected or q, self._game_names)
         return question
 
     def _analysed(self, q, asker, corrected, game, mentioned, text) -> Question:

@@ -188,3 +188,11 @@ def test_search_hits_carry_their_confidence(client):
     assert all(0 <= c <= 1 for c in chances) and sum(chances) <= 1.0001
     assert chances == sorted(chances, reverse=True)
 
+
+
+def test_a_german_asker_is_answered_from_the_french_rules_before_the_chinese(client):
+    """Mamma Mia! has no German rulebook; a German reads the French one more easily than the
+    Chinese, so a French passage nearly as likely to answer is the answer, the Chinese cited too."""
+    body = ask(client, question="Wie viele Zutatenkarten darf ich pro Zug ausspielen?", game="mamma-mia")
+    assert body["answer"]["lang"] == "fr"
+    assert any(c["lang"] == "zh" for c in body["citations"][1:])
