@@ -18,7 +18,7 @@ those traits is how close the question is to the off-topic questions themselves 
 with the others only). Questions using words of other domains are refused before it, and it is
 fitted on them all the same: what they are about teaches it about questions like them that use
 no such word (left out, it refused 0.88 of the sixteenth batch's off-topic questions; fitted on,
-0.91). Its threshold is the highest chance at which, cross-validated, at most MAX_ON_TOPIC_REFUSED
+0.90). Its threshold is the highest chance at which, cross-validated, at most MAX_ON_TOPIC_REFUSED
 of the development questions are refused (those refused for other-domain words included); the
 cross-validated refusal rates at it are written beside it.
 

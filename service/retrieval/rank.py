@@ -135,10 +135,9 @@ FEATURES = (
 _WHAT_NEXT = re.compile(
     r"what (?:happens|now|do (?:i|we|you)|does|should|must)|then what|now what|how bad|who wins|who won|"
     r"what do(?:es)? .* (?:do|get)|"
-    r"(?:il )?se passe quoi|qu'est-ce qui se passe|on fait quoi|(?:je|on) (?:dois|doit) faire quoi|faire quoi|"
-    r"ça fait quoi|ca fait quoi|qui gagne|et après|et apres|"
+    r"se passe quoi|qu'est-ce qui se passe|faire quoi|(?:on|ça|ca) fait quoi|qui gagne|et après|et apres|"
     r"was passiert|was nun|was jetzt|und jetzt|was muss|was mach|wer gewinnt|wer hat gewonnen|"
-    r"怎麼辦|怎么办|會怎樣|会怎样|幹嘛|干嘛|要幹嘛|怎麼處理|怎么处理|誰贏|谁赢|然後呢|然后呢",
+    r"怎麼辦|怎么办|會怎樣|会怎样|幹嘛|干嘛|怎麼處理|怎么处理|誰贏|谁赢|然後呢|然后呢",
     re.IGNORECASE,
 )
 
