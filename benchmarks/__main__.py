@@ -1,10 +1,11 @@
 """make bench: index build time and search latency, in-process and over HTTP, at 1x and 100x;
-adjudication latency; the web app's answer time in Chromium; and a load test of the production server.
+adjudication latency; the web app's answer time in Chromium; what the chat and MCP adapters add over
+/v1/ask; and a load test of the production server.
 
 Timings only; nothing here passes or fails. The questions are the dev questions in
 benchmarks/eval/search_dev.jsonl (or --questions FILE). The 100x corpus is 100 synthetic copies of
 every passage (ids suffixed), to see how search scales. `--only load` or `--only browser` runs one
-part alone.
+part alone, as does `--only adapters`.
 """
 
 from __future__ import annotations
@@ -111,6 +112,49 @@ def http_latency(index: Path, cases, rounds: int) -> tuple[list[float], list[flo
         return time_searches(search, cases, rounds), time_searches(ask, cases, rounds)
 
 
+def adapters(cases, rounds: int) -> None:
+    """What each adapter adds over /v1/ask, over HTTP on the production server, question by question:
+    the OpenAI chat endpoint (whole and streamed, read to [DONE]) and MCP's ask_rules tool over
+    /mcp (a JSON-RPC tools/call, as a remote assistant sends it)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        index = Path(tmp) / "index"
+        build(index, DEFAULT_CORPUS)
+        with serving(index) as (session, base):
+            mcp_headers = {"Accept": "application/json, text/event-stream"}
+
+            def body(case) -> dict:
+                return {"question": case.q, "game": case.game} if case.game else {"question": case.q}
+
+            def chat(case, stream=False):
+                model = f"referee-{case.game}" if case.game else "referee"
+                response = session.post(f"{base}/v1/chat/completions", timeout=10, stream=stream, json={
+                    "model": model, "stream": stream, "messages": [{"role": "user", "content": case.q}]})
+                response.raise_for_status()
+                if stream:
+                    assert response.text.rstrip().endswith("data: [DONE]")
+
+            def mcp(case):
+                call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "ask_rules", "arguments": body(case)}}
+                response = session.post(f"{base}/mcp", json=call, headers=mcp_headers, timeout=10)
+                response.raise_for_status()
+                assert "error" not in response.json()
+
+            routes = {
+                "/v1/ask": lambda c: session.post(f"{base}/v1/ask", json=body(c), timeout=10).raise_for_status(),
+                "/v1/chat/completions": chat,
+                "/v1/chat/completions, stream": lambda c: chat(c, stream=True),
+                "/mcp tools/call ask_rules": mcp,
+            }
+            timed = {route: time_searches(run, cases, rounds) for route, run in routes.items()}
+    base_p50 = percentile(timed["/v1/ask"], 50)
+    print(f"Adapters over HTTP ({len(cases)} questions x {rounds}, one at a time): what each adds over /v1/ask")
+    print("| route | p50 | p99 | p50 over /v1/ask |")
+    print("|---|---|---|---|")
+    for route, samples in timed.items():
+        p50 = percentile(samples, 50)
+        print(f"| {route} | {ms(p50)} | {ms(percentile(samples, 99))} | {'+' if p50 >= base_p50 else ''}{ms(p50 - base_p50)} |")
+
+
 def _cases(engine, count: int) -> list[tuple[dict, dict]]:
     """(state, move) pairs met in seeded random play, legal moves and the worked (some illegal) ones."""
     import random
@@ -199,7 +243,7 @@ def load_test(cases, seconds: float, clients: int) -> None:
         return count / run["seconds"]
 
     print(f"Load: {clients} clients for {mixed['seconds']:.0f} s, mix {', '.join(f'{r} {w}' for r, w in MIX)} "
-          f"(weights); gevent workers as make run starts them")
+          f"(weights); uvicorn workers as make run starts them")
     print("| route | requests | throughput | p50 | p95 | p99 | errors |")
     print("|---|---|---|---|---|---|---|")
     for route, _ in MIX + (("all", 0),):
@@ -240,7 +284,7 @@ def main(argv=None) -> int:
     parser.add_argument("--scale", type=int, default=100, help="copies of the corpus for the large run")
     parser.add_argument("--load-seconds", type=float, default=30, help="length of the load test's mixed run")
     parser.add_argument("--clients", type=int, default=16, help="concurrent connections in the load test")
-    parser.add_argument("--only", choices=["load", "browser"], help="run one part alone")
+    parser.add_argument("--only", choices=["load", "browser", "adapters"], help="run one part alone")
     args = parser.parse_args(argv)
     cases = load_cases(args.questions)
     if args.only == "load":
@@ -248,6 +292,9 @@ def main(argv=None) -> int:
         return 0
     if args.only == "browser":
         browser_test(cases)
+        return 0
+    if args.only == "adapters":
+        adapters(cases, args.rounds)
         return 0
     rows = []
 
@@ -281,6 +328,8 @@ def main(argv=None) -> int:
     print("(Mömmen's rounds rarely end under uniform random play; its tests use a goal-seeking player.)")
     print()
     browser_test(cases)
+    print()
+    adapters(cases, max(2, args.rounds // 4))
     print()
     load_test(cases, args.load_seconds, args.clients)
     return 0

@@ -19,7 +19,7 @@ def create_app(config: dict | None = None):
 
     from indexer.build import DEFAULT_INDEX
     from service import tracing
-    from service.api import Api, adjudicate, ask, docs, games, health, search
+    from service.api import Api, adjudicate, ask, chat, docs, games, health, search
     from service.language import Detector
     from service.librarian import Librarian
     from service.middleware import DeclaredLength
@@ -77,7 +77,7 @@ def create_app(config: dict | None = None):
         return response
 
     api = Api(app)
-    for module in (health, games, search, ask, adjudicate):
+    for module in (health, games, search, ask, chat, adjudicate):
         api.register_blueprint(module.blp)
     app.register_blueprint(adjudicate.no_adjudicator)
     app.register_blueprint(docs.blp)

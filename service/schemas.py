@@ -557,3 +557,123 @@ def game_schemas(game: str) -> GameRouteSchemas:
                             state=state("The state after the last legal move.", required=True)),
         score_in=subclass(ScoreIn, state=state(required=True)),
     )
+
+
+# ---- the OpenAI-compatible chat (service.api.chat) -----------------------------------------------
+
+CHAT_ROLES = ("system", "developer", "user", "assistant", "tool", "function")
+MAX_CHAT_MESSAGES = 200
+MAX_CHOICES = 8
+
+
+class MessageContent(fields.Field):
+    """A message's content as OpenAI's clients send it: a string, a list of content parts
+    ({"type": "text", "text": ...}; parts of other types are not read), or null."""
+
+    def __init__(self, **kwargs):
+        part = {"type": "object", "properties": {"type": {"type": "string"}, "text": {"type": "string"}},
+                "required": ["type"]}
+        super().__init__(allow_none=True, metadata={
+            "description": "A string, or a list of content parts of which the text parts are read.",
+            "oneOf": [{"type": "string"}, {"type": "array", "items": part}, {"type": "null"}],
+        }, **kwargs)
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, str):
+            return value
+        if isinstance(value, list) and all(isinstance(p, dict) and isinstance(p.get("type"), str)
+                                           and isinstance(p.get("text", ""), str) for p in value):
+            return value
+        raise self.make_error("invalid")
+
+    default_error_messages = {"invalid": "Not a string, null or a list of content parts, each an object with a type."}
+
+
+class ChatMessageIn(Schema):
+    class Meta:
+        unknown = EXCLUDE  # name, tool_calls, audio ...: not read
+
+    role = fields.String(required=True, validate=validate.OneOf(CHAT_ROLES))
+    content = MessageContent(load_default=None)
+
+
+class ChatCompletionIn(Schema):
+    """A Chat Completions request as OpenAI's clients send it. Referee reads the model, the messages,
+    stream, stream_options and n; the sampling fields (temperature, top_p, max_tokens, stop, seed
+    ...) mean nothing for quoted rules and are accepted and ignored, as is any other field."""
+
+    class Meta:
+        unknown = EXCLUDE
+
+    model = fields.String(required=True, metadata={
+        "description": "referee (every game) or referee-<game> (one game's rulebooks): GET /v1/models lists them.",
+        "example": "referee"})
+    messages = fields.List(
+        fields.Nested(ChatMessageIn), required=True, validate=validate.Length(min=1, max=MAX_CHAT_MESSAGES),
+        metadata={"description": "The conversation. The last user message is the question; the user messages "
+                                 "before it are the context of a follow-up (its game, and the question it continues).",
+                  "example": [{"role": "user", "content": "Wie viele Zutaten braucht die Pizza Bombastica?"}]})
+    stream = fields.Boolean(load_default=False, allow_none=True,
+                            metadata={"description": "Server-Sent Events of chat.completion.chunk objects, ending with [DONE]."})
+    stream_options = fields.Dict(load_default=None, allow_none=True, metadata={"description": "Accepted, not read."})
+    n = fields.Integer(load_default=1, allow_none=True, validate=validate.Range(1, MAX_CHOICES),
+                       metadata={"description": "Choices to return: each is the same answer (Referee does not sample)."})
+    temperature = fields.Float(allow_none=True, metadata={"description": "Accepted, ignored."})
+    top_p = fields.Float(allow_none=True, metadata={"description": "Accepted, ignored."})
+    max_tokens = fields.Integer(allow_none=True, metadata={"description": "Accepted, ignored: a quoted rule is not cut."})
+    max_completion_tokens = fields.Integer(allow_none=True, metadata={"description": "Accepted, ignored."})
+
+
+class OpenAIErrorOut(Schema):
+    message = fields.String(required=True, metadata={"description": "As detail."})
+    type = fields.String(required=True, metadata={"description": "invalid_request_error, or server_error.", "example": "invalid_request_error"})
+    param = fields.String(allow_none=True, required=True, metadata={"description": "The request field at fault, as messages[0].role.", "example": "model"})
+    code = fields.String(allow_none=True, required=True, metadata={"description": "model_not_found, invalid_api_key, request_too_large or null.", "example": "model_not_found"})
+
+
+class ChatProblemOut(ProblemOut):
+    """An error of the chat routes: problem details, with OpenAI's error object, which its clients read."""
+
+    error = fields.Nested(OpenAIErrorOut, metadata={
+        "description": "On every error of these routes, but a body over the size limit refused before it reaches them (413)."})
+
+
+class ChatMessageOut(Schema):
+    role = fields.String(required=True, validate=validate.OneOf(("assistant",)))
+    content = fields.String(required=True, metadata={"description": "Markdown: Referee's message, the quoted rule, "
+                                                                      "and the citations as links to their rulebook pages."})
+    refusal = fields.String(allow_none=True, required=True)
+
+
+class ChatChoiceOut(Schema):
+    index = fields.Integer(required=True)
+    message = fields.Nested(ChatMessageOut, required=True)
+    finish_reason = fields.String(required=True, validate=validate.OneOf(("stop",)))
+    logprobs = fields.Raw(allow_none=True, required=True, metadata={"description": "Always null."})
+
+
+class ChatCompletionOut(Schema):
+    id = fields.String(required=True)
+    object = fields.String(required=True, validate=validate.OneOf(("chat.completion",)))
+    created = fields.Integer(required=True)
+    model = fields.String(required=True)
+    choices = fields.List(fields.Nested(ChatChoiceOut), required=True)
+    system_fingerprint = fields.String(allow_none=True, required=True)
+    referee = fields.Nested(AskOut, required=True, metadata={
+        "description": "Referee's structured answer, as /v1/ask gives it (citations, disagreement): a field "
+                       "OpenAI's clients ignore."})
+
+
+class ChatModelOut(Schema):
+    id = fields.String(required=True, metadata={"example": "referee-mamma-mia"})
+    object = fields.String(required=True, validate=validate.OneOf(("model",)))
+    created = fields.Integer(required=True, metadata={"description": "When the index was built (Unix time)."})
+    owned_by = fields.String(required=True)
+    name = fields.String(required=True)
+    game = fields.String(allow_none=True, required=True, metadata={"description": "The game it answers for; null: every game."})
+    names = fields.Dict(keys=fields.String(), values=fields.String(), metadata={"description": "The game's names by language."})
+
+
+class ChatModelsOut(Schema):
+    object = fields.String(required=True, validate=validate.OneOf(("list",)))
+    data = fields.List(fields.Nested(ChatModelOut), required=True)

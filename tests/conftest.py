@@ -1,6 +1,11 @@
 """Shared fixtures: one index built from the real corpus per test session, the app and a client."""
 
+import os
+import socket
+import subprocess
+import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -44,3 +49,30 @@ def base_url(app):
     thread.start()
     yield f"http://127.0.0.1:{server.server_port}"
     server.shutdown()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def server(index_dir):
+    """The production server as make run starts it (gunicorn, service.gunicorn_conf: the API and /mcp
+    on one port), on a free port; its port."""
+    port = free_port()
+    env = {**os.environ, "PORT": str(port), "REFEREE_INDEX": str(index_dir), "REFEREE_LOG_LEVEL": "warning"}
+    process = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "python:service.gunicorn_conf"],
+                               cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                break
+        except OSError:
+            assert process.poll() is None, process.stderr.read().decode()
+            time.sleep(0.2)
+    yield port
+    process.terminate()
+    process.wait(timeout=30)

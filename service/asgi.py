@@ -1,0 +1,125 @@
+"""The whole service on one host and port: the MCP server's streamable HTTP at /mcp (ASGI, the SDK's
+own), and everything else to the Flask app (WSGI) through a2wsgi. gunicorn runs it with uvicorn's
+worker (service/gunicorn_conf.py).
+
+Before a request reaches Flask, its body is read here, on the event loop, up to the body limit: a
+client that sends its body slowly holds a coroutine, not one of the threads Flask's views run on,
+and a body over the limit is refused (413) however it is sent.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+
+from a2wsgi import WSGIMiddleware
+from mcp.server.transport_security import TransportSecuritySettings
+from starlette.applications import Starlette
+from starlette.routing import Mount, Route
+
+from service import create_app
+from service import mcp as referee_mcp
+from service.api.chat import authorized
+
+FLASK_THREADS = int(os.environ.get("REFEREE_THREADS", "8"))  # Flask's views run on these, per worker
+
+
+def _headers(scope) -> dict[str, str]:
+    return {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", ())}
+
+
+async def _answer(send, status: int, body: dict, content_type: str = "application/problem+json", extra=()) -> None:
+    data = json.dumps(body, ensure_ascii=False).encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", content_type.encode()), (b"content-length", str(len(data)).encode()), *extra]})
+    await send({"type": "http.response.body", "body": data})
+
+
+class BufferedBody:
+    """Reads a request's whole body before the WSGI app sees it; 413 past ``limit`` bytes."""
+
+    def __init__(self, app, limit: int):
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        chunks, size = [], 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.limit:
+                return await _answer(send, 413, {"type": "about:blank", "title": "Request Entity Too Large", "status": 413,
+                                                 "detail": f"The body is over the limit of {self.limit} bytes."},
+                                     extra=[(b"connection", b"close")])
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body, given = b"".join(chunks), False
+
+        async def replay():
+            nonlocal given
+            if given:
+                return await receive()  # after the body: the disconnect, when it comes
+            given = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        # The body is whole now: Flask reads it by its length, chunked on the wire or not.
+        headers = [(k, v) for k, v in scope.get("headers", ()) if k.lower() not in (b"content-length", b"transfer-encoding")]
+        scope = {**scope, "headers": [*headers, (b"content-length", str(len(body)).encode())]}
+        await self.app(scope, replay, send)
+
+
+class KeyRequired:
+    """REFEREE_API_KEY's bearer check (service.api.chat.keys) in front of the MCP endpoint."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http" and not authorized(_headers(scope).get("authorization")):
+            return await _answer(send, 401, {"type": "about:blank", "title": "Unauthorized", "status": 401,
+                                             "detail": "Send Authorization: Bearer <key>, a key of REFEREE_API_KEY."},
+                                 extra=[(b"www-authenticate", b'Bearer realm="referee"')])
+        return await self.app(scope, receive, send)
+
+
+def create_asgi_app(flask_app=None):
+    """The ASGI app: /mcp to the MCP server, the rest to Flask."""
+    flask_app = flask_app or create_app()
+    server = referee_mcp.build(flask_app)
+    host = os.environ.get("REFEREE_HOST", "127.0.0.1")
+    # The SDK checks Host and Origin (DNS rebinding) on a loopback host; other hosts name theirs here.
+    allowed = [h.strip() for h in os.environ.get("REFEREE_MCP_ALLOWED_HOSTS", "").split(",") if h.strip()]
+    security = TransportSecuritySettings(enable_dns_rebinding_protection=True,
+                                         allowed_hosts=allowed + ["127.0.0.1:*", "localhost:*", "[::1]:*"],
+                                         allowed_origins=["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"]) \
+        if host in ("127.0.0.1", "localhost", "::1") else None
+    mcp_http = server.streamable_http_app(streamable_http_path="/mcp", stateless_http=True, json_response=True,
+                                          transport_security=security, host=host,
+                                          max_request_body_size=flask_app.config["MAX_CONTENT_LENGTH"])
+    mcp_app = KeyRequired(mcp_http)
+    flask = BufferedBody(WSGIMiddleware(flask_app, workers=FLASK_THREADS), flask_app.config["MAX_CONTENT_LENGTH"])
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app):
+        async with server.session_manager.run():  # the MCP server's task group, while the server runs
+            yield
+
+    app = Starlette(routes=[Route("/mcp", endpoint=mcp_app), Mount("", app=flask)], lifespan=lifespan)
+    app.state.flask_app = flask_app
+    return app
+
+
+def __getattr__(name: str):
+    """``service.asgi:app`` for gunicorn and uvicorn, made on first use (importing this module for
+    create_asgi_app opens no index)."""
+    if name == "app":
+        global app
+        app = create_asgi_app()
+        return app
+    raise AttributeError(name)

@@ -1,0 +1,48 @@
+"""service.asgi in process (Starlette's test client): /mcp beside the Flask app on one ASGI app, the
+key check in front of /mcp, and bodies read whole, up to the limit, before Flask sees them."""
+
+from __future__ import annotations
+
+import pytest
+from starlette.testclient import TestClient
+
+from service.asgi import create_asgi_app
+
+MCP_HEADERS = {"Accept": "application/json, text/event-stream", "Host": "127.0.0.1:8000"}
+LIST_TOOLS = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}
+
+
+@pytest.fixture(scope="module")
+def asgi(app):
+    with TestClient(create_asgi_app(app), base_url="http://127.0.0.1:8000") as client:
+        yield client
+
+
+def test_mcp_and_the_api_answer_on_one_app(asgi):
+    tools = asgi.post("/mcp", json=LIST_TOOLS, headers=MCP_HEADERS).json()["result"]["tools"]
+    assert "adjudicate_move" in {t["name"] for t in tools}
+    assert asgi.get("/healthz").json()["status"] == "ok"
+    assert asgi.post("/v1/ask", json={"question": "Wie viele Zutaten braucht die Pizza Bombastica?"}).json()["answer"]
+
+
+def test_mcp_asks_for_the_key_only_when_one_is_set(asgi, monkeypatch):
+    monkeypatch.setenv("REFEREE_API_KEY", "sesame")
+    refused = asgi.post("/mcp", json=LIST_TOOLS, headers=MCP_HEADERS)
+    assert refused.status_code == 401 and refused.headers["content-type"] == "application/problem+json"
+    allowed = asgi.post("/mcp", json=LIST_TOOLS, headers={**MCP_HEADERS, "Authorization": "Bearer sesame"})
+    assert allowed.status_code == 200
+
+
+def test_mcp_refuses_a_foreign_host_on_loopback(asgi):
+    """The SDK's DNS-rebinding check: a page on another site cannot drive a local Referee's /mcp."""
+    response = asgi.post("/mcp", json=LIST_TOOLS, headers={**MCP_HEADERS, "Host": "evil.example"})
+    assert response.status_code in (403, 421)
+
+
+def test_a_body_is_read_whole_and_refused_past_the_limit_however_it_is_sent(asgi, app):
+    limit = app.config["MAX_CONTENT_LENGTH"]
+    chunks = iter([b'{"question": "', b"a" * limit, b'"}'])  # no Content-Length: sent chunked
+    response = asgi.post("/v1/ask", content=chunks, headers={"Content-Type": "application/json"})
+    assert response.status_code == 413 and response.json()["status"] == 413
+    chunked = iter([b'{"question": "How many ', b'cards?", "lang": "en"}'])
+    assert asgi.post("/v1/ask", content=chunked, headers={"Content-Type": "application/json"}).status_code == 200
