@@ -26,5 +26,5 @@ keepalive = int(_env("REFEREE_KEEPALIVE", "5"))
 limit_request_line = 16384  # a 500-character Chinese question is 4,500 bytes once percent-encoded
 loglevel = _env("REFEREE_LOG_LEVEL", "info")
 accesslog = None  # the app logs one structured line per request (service.requests)
-wsgi_app = "service.asgi:app"
+wsgi_app = "service.asgi:create_asgi_app()"
 control_socket_disable = True  # gunicorn's control socket sits in ~/.gunicorn: one per user, not per server
