@@ -4,7 +4,7 @@ own), and everything else to the Flask app (WSGI) through a2wsgi. gunicorn runs
 
 Before a request reaches Flask, its body is read here, on the event loop, up to the body limit: a
 client that sends its body slowly holds a coroutine, not one of the threads Flask's views run on,
-and a body over the limit is refused (413) however it is sent.
+and a body over the limit is refused (413, by the app's own check) however it is sent.
 """
 
 from __future__ import annotations
@@ -12,15 +12,17 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import time
 
 from a2wsgi import WSGIMiddleware
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.applications import Starlette
 from starlette.routing import Mount, Route
 
-from service import create_app
+from service import create_app, tracing
 from service import mcp as referee_mcp
 from service.api.chat import authorized
+from service.errors import PROBLEM_JSON
 
 # Flask's views run on these threads, per worker. The work is CPU-bound Python under one GIL: more
 # threads only fight over it (searches saturated on two cores: 143/s with 2 threads, 125/s with 4,
@@ -32,15 +34,10 @@ def _headers(scope) -> dict[str, str]:
     return {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", ())}
 
 
-async def _answer(send, status: int, body: dict, content_type: str = "application/problem+json", extra=()) -> None:
-    data = json.dumps(body, ensure_ascii=False).encode()
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", content_type.encode()), (b"content-length", str(len(data)).encode()), *extra]})
-    await send({"type": "http.response.body", "body": data})
-
-
 class BufferedBody:
-    """Reads a request's whole body before the WSGI app sees it; 413 past ``limit`` bytes."""
+    """Reads a request's whole body before the WSGI app sees it, and declares its length. A body
+    over ``limit`` bytes is cut one byte past it and declared so: the app's own check answers 413,
+    as it does for any route (the chat routes in OpenAI's form), and the connection is closed after."""
 
     def __init__(self, app, limit: int):
         self.app, self.limit = app, limit
@@ -48,21 +45,17 @@ class BufferedBody:
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
-        chunks, size = [], 0
-        while True:
+        body = bytearray()
+        while len(body) <= self.limit:
             message = await receive()
             if message["type"] == "http.disconnect":
                 return
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > self.limit:
-                return await _answer(send, 413, {"type": "about:blank", "title": "Request Entity Too Large", "status": 413,
-                                                 "detail": f"The body is over the limit of {self.limit} bytes."},
-                                     extra=[(b"connection", b"close")])
-            chunks.append(chunk)
+            body += message.get("body", b"")
             if not message.get("more_body", False):
                 break
-        body, given = b"".join(chunks), False
+        over = len(body) > self.limit
+        body = bytes(body[:self.limit + 1])
+        given = False
 
         async def replay():
             nonlocal given
@@ -71,24 +64,57 @@ class BufferedBody:
             given = True
             return {"type": "http.request", "body": body, "more_body": False}
 
-        # The body is whole now: Flask reads it by its length, chunked on the wire or not.
+        async def closing(message):  # the rest of an oversized body is never read: do not keep the connection
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", ()), (b"connection", b"close")]}
+            await send(message)
+
         headers = [(k, v) for k, v in scope.get("headers", ()) if k.lower() not in (b"content-length", b"transfer-encoding")]
         scope = {**scope, "headers": [*headers, (b"content-length", str(len(body)).encode())]}
-        await self.app(scope, replay, send)
+        await self.app(scope, replay, closing if over else send)
 
 
-class KeyRequired:
-    """REFEREE_API_KEY's bearer check (service.api.chat.keys) in front of the MCP endpoint."""
+class McpGate:
+    """In front of the MCP server: the request id and log line every request of Referee's has,
+    REFEREE_API_KEY's bearer check (service.api.chat.keys), and POST only (the server is stateless:
+    it opens no stream for GET, and has no session for DELETE to end)."""
 
     def __init__(self, app):
         self.app = app
 
     async def __call__(self, scope, receive, send):
-        if scope["type"] == "http" and not authorized(_headers(scope).get("authorization")):
-            return await _answer(send, 401, {"type": "about:blank", "title": "Unauthorized", "status": 401,
-                                             "detail": "Send Authorization: Bearer <key>, a key of REFEREE_API_KEY."},
-                                 extra=[(b"www-authenticate", b'Bearer realm="referee"')])
-        return await self.app(scope, receive, send)
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        started, headers = time.perf_counter(), _headers(scope)
+        rid = tracing.take_id(headers.get("x-request-id"))
+        status = 500
+
+        async def tagged(message):
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                message = {**message, "headers": [*message.get("headers", ()), (b"x-request-id", rid.encode())]}
+            await send(message)
+
+        try:
+            if scope["method"] != "POST":
+                await _problem(tagged, 405, "Method Not Allowed", "The MCP endpoint takes POST (streamable HTTP, stateless).",
+                               rid, [(b"allow", b"POST")])
+            elif not authorized(headers.get("authorization")):
+                await _problem(tagged, 401, "Unauthorized", "Send Authorization: Bearer <key>, a key of REFEREE_API_KEY.",
+                               rid, [(b"www-authenticate", b'Bearer realm="referee"')])
+            else:
+                await self.app(scope, receive, tagged)
+        finally:
+            tracing.log_request_line(scope["method"], scope["path"], status, started, rid)
+
+
+async def _problem(send, status: int, title: str, detail: str, rid: str, extra=()) -> None:
+    data = json.dumps({"type": "about:blank", "title": title, "status": status, "detail": detail, "request_id": rid},
+                      ensure_ascii=False).encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", PROBLEM_JSON.encode()), (b"content-length", str(len(data)).encode()), *extra]})
+    await send({"type": "http.response.body", "body": data})
 
 
 def create_asgi_app(flask_app=None):
@@ -105,7 +131,7 @@ def create_asgi_app(flask_app=None):
     mcp_http = server.streamable_http_app(streamable_http_path="/mcp", stateless_http=True, json_response=True,
                                           transport_security=security, host=host,
                                           max_request_body_size=flask_app.config["MAX_CONTENT_LENGTH"])
-    mcp_app = KeyRequired(mcp_http)
+    mcp_app = McpGate(mcp_http)
     flask = BufferedBody(WSGIMiddleware(flask_app, workers=FLASK_THREADS), flask_app.config["MAX_CONTENT_LENGTH"])
 
     @contextlib.asynccontextmanager

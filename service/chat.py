@@ -101,8 +101,8 @@ def answer(library: Library, messages: list[dict], game: str | None = None, hint
 
 def _answer(library: Library, said: list[str], game: str | None, hint: str | None) -> tuple[Asked, dict]:
     last = said[-1]
-    if len(said) == 1:
-        return Asked(last, game, last), ask(library, last, game=game, hint=hint)
+    if len(said) == 1:  # its game: the model's, or the one it names (for the questions after it)
+        return Asked(last, game or library.read(last, hint=hint).game, last), ask(library, last, game=game, hint=hint)
     before, answered_before = _answer(library, said[:-1], game, hint)
     named = game or library.read(last, hint=hint).game
     topic_game = before.game or (answered_before["answer"] or {}).get("game")
@@ -159,8 +159,9 @@ def passage_link(base_url: str, citation: dict, whole: bool = False) -> str:
 
 
 def _quoted(text: str) -> str:
-    """The rulebook's words as a Markdown block quote, every line of them."""
-    return "\n".join(f"> {line}" if line.strip() else ">" for line in text.splitlines())
+    """The rulebook's words as a Markdown block quote, each of its lines a paragraph of the quote
+    (a list's items stay apart)."""
+    return "\n>\n".join(f"> {line}" for line in text.splitlines() if line.strip())
 
 
 def _escape(text: str) -> str:

@@ -14,6 +14,7 @@ API's words. Two transports:
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 from typing import Annotated, Any, Literal
@@ -64,7 +65,11 @@ def build(app) -> MCPServer:
     async def api(method: str, path: str, body: dict | None = None, query: dict | None = None) -> dict:
         return await anyio.to_thread.run_sync(call, method, path, body, query)
 
-    @server.tool(annotations=READ_ONLY)
+    def tool(fn):
+        """A read-only tool, its docstring (without the source's indentation) its description."""
+        return server.tool(annotations=READ_ONLY, description=inspect.cleandoc(fn.__doc__))(fn)
+
+    @tool
     async def search_rules(
         query: Annotated[str, Field(description="Words or a question, in English, French, German or Chinese.",
                                     min_length=1, max_length=500)],
@@ -77,7 +82,7 @@ def build(app) -> MCPServer:
         return await api("GET", "/v1/search", query={k: v for k, v in
                                                       {"q": query, "game": game, "limit": limit}.items() if v is not None})
 
-    @server.tool(annotations=READ_ONLY)
+    @tool
     async def ask_rules(
         question: Annotated[str, Field(description="A rules question, in English, French, German or Chinese.",
                                        min_length=1, max_length=500)],
@@ -91,7 +96,7 @@ def build(app) -> MCPServer:
         return await api("POST", "/v1/ask", {k: v for k, v in {"question": question, "game": game, "lang": lang}.items()
                                              if v is not None})
 
-    @server.tool(annotations=READ_ONLY)
+    @tool
     async def setup_game(
         game: Annotated[EngineGame, Field(description="A game Referee can adjudicate.")],
         players: Annotated[int, Field(description="How many players.", ge=1, le=10)],
@@ -101,7 +106,7 @@ def build(app) -> MCPServer:
         """A new game's state, dealt from the seed: the state the other game tools take."""
         return await api("POST", f"/v1/games/{game}/setup", {"players": players, "seed": seed, "options": options or {}})
 
-    @server.tool(annotations=READ_ONLY)
+    @tool
     async def legal_moves(
         game: Annotated[EngineGame, Field(description="The game.")],
         state: Annotated[dict[str, Any], Field(description="The game's state, as setup_game or a verdict gives it.")],
@@ -109,7 +114,7 @@ def build(app) -> MCPServer:
         """Every legal move of the player to move, checked by the same rules as adjudicate_move."""
         return await api("POST", f"/v1/games/{game}/legal-moves", {"state": state})
 
-    @server.tool(annotations=READ_ONLY)
+    @tool
     async def adjudicate_move(
         game: Annotated[EngineGame, Field(description="The game.")],
         state: Annotated[dict[str, Any], Field(description="The game's state before the move.")],
@@ -121,7 +126,7 @@ def build(app) -> MCPServer:
         a tool error naming the field and the broken invariant."""
         return await api("POST", f"/v1/games/{game}/adjudicate", {"state": state, "move": move, "lang": lang})
 
-    @server.tool(annotations=READ_ONLY)
+    @tool
     async def score_game(
         game: Annotated[EngineGame, Field(description="The game.")],
         state: Annotated[dict[str, Any], Field(description="The game's state, over or not.")],

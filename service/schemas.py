@@ -613,7 +613,7 @@ class ChatCompletionIn(Schema):
         metadata={"description": "The conversation. The last user message is the question; the user messages "
                                  "before it are the context of a follow-up (its game, and the question it continues).",
                   "example": [{"role": "user", "content": "Wie viele Zutaten braucht die Pizza Bombastica?"}]})
-    stream = fields.Boolean(load_default=False, allow_none=True,
+    stream = fields.Boolean(load_default=False, allow_none=True, truthy={True}, falsy={False},
                             metadata={"description": "Server-Sent Events of chat.completion.chunk objects, ending with [DONE]."})
     stream_options = fields.Dict(load_default=None, allow_none=True, metadata={"description": "Accepted, not read."})
     n = fields.Integer(load_default=1, allow_none=True, validate=validate.Range(1, MAX_CHOICES),

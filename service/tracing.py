@@ -23,6 +23,25 @@ _TOKEN = re.compile(r"[A-Za-z0-9._:+/=-]{1,128}")
 log = logging.getLogger("referee.requests")
 
 
+def take_id(given: str | None) -> str:
+    """The request's id: the client's X-Request-ID when it is a sensible token, else a new one."""
+    return given if given and _TOKEN.fullmatch(given) else uuid.uuid4().hex
+
+
+def log_request_line(method: str, path: str, status: int, started: float, rid: str, index: str | None = None) -> None:
+    """The one JSON line of a request (``started``: its time.perf_counter() at arrival)."""
+    log.info(json.dumps({
+        "event": "request",
+        "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "method": method,
+        "path": path,
+        "status": status,
+        "ms": round((time.perf_counter() - started) * 1000, 2),
+        "request_id": rid,
+        "index": index,
+    }))
+
+
 def request_id() -> str | None:
     """The current request's id (None outside a request)."""
     return g.get("request_id") if has_request_context() else None
@@ -44,8 +63,7 @@ def init_app(app: Flask) -> None:
 
     @app.before_request
     def take_request_id():
-        given = request.headers.get(REQUEST_ID, "")
-        g.request_id = given if _TOKEN.fullmatch(given) else uuid.uuid4().hex
+        g.request_id = take_id(request.headers.get(REQUEST_ID))
         g.started = time.perf_counter()
 
     @app.after_request
@@ -53,14 +71,6 @@ def init_app(app: Flask) -> None:
         response.headers[REQUEST_ID] = g.request_id
         if request.endpoint and request.endpoint.startswith("docs."):
             return response  # the documentation page's assets are not requests worth a line
-        log.info(json.dumps({
-            "event": "request",
-            "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-            "method": request.method,
-            "path": request.path,
-            "status": response.status_code,
-            "ms": round((time.perf_counter() - g.started) * 1000, 2),
-            "request_id": g.request_id,
-            "index": response.headers.get("X-Referee-Index"),
-        }))
+        log_request_line(request.method, request.path, response.status_code, g.started, g.request_id,
+                         response.headers.get("X-Referee-Index"))
         return response

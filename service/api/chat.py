@@ -81,8 +81,10 @@ def http_error(error: HTTPException):
     found = data.get("messages") or data.get("errors")
     if found:  # webargs: the body did not fit the schema
         param, said = _first_error(found)
-        if param == "json" or param is None:  # no JSON object at all
-            return openai_error(400, f"The body must be a JSON object, sent with Content-Type: application/json. {said}")
+        if not request.is_json:  # a form or text body is read as no body at all
+            return openai_error(400, "Send the body as JSON, with Content-Type: application/json.")
+        if param == "json" or param is None:  # not a JSON object
+            return openai_error(400, f"The body must be a JSON object. {said}")
         return openai_error(400, f"Invalid input. {param}: {said}", param)
     if isinstance(error, InternalServerError):
         return openai_error(500, errors.handle_http_exception(error).get_json(force=True)["detail"])

@@ -46,3 +46,20 @@ def test_a_body_is_read_whole_and_refused_past_the_limit_however_it_is_sent(asgi
     assert response.status_code == 413 and response.json()["status"] == 413
     chunked = iter([b'{"question": "How many ', b'cards?", "lang": "en"}'])
     assert asgi.post("/v1/ask", content=chunked, headers={"Content-Type": "application/json"}).status_code == 200
+
+
+def test_mcp_takes_post_only_and_tags_and_logs_every_request(asgi, caplog):
+    refused = asgi.get("/mcp", headers={**MCP_HEADERS, "X-Request-ID": "table-7"})
+    assert refused.status_code == 405 and refused.headers["allow"] == "POST"
+    assert refused.headers["x-request-id"] == "table-7" and refused.json()["request_id"] == "table-7"
+    with caplog.at_level("INFO", logger="referee.requests"):
+        answered = asgi.post("/mcp", json=LIST_TOOLS, headers={**MCP_HEADERS, "X-Request-ID": "table-8"})
+    assert answered.headers["x-request-id"] == "table-8"
+    assert any('"path": "/mcp"' in r.message and '"request_id": "table-8"' in r.message for r in caplog.records)
+
+
+def test_a_chat_body_over_the_limit_is_413_in_openais_form(asgi, app):
+    chunks = iter([b'{"model": "referee", "messages": [{"role": "user", "content": "', b"a" * app.config["MAX_CONTENT_LENGTH"], b'"}]}'])
+    response = asgi.post("/v1/chat/completions", content=chunks, headers={"Content-Type": "application/json"})
+    assert response.status_code == 413 and response.headers["connection"] == "close"
+    assert response.json()["error"]["code"] == "request_too_large" and response.json()["request_id"]

@@ -149,9 +149,22 @@ def test_bad_requests_get_openai_errors_inside_problem_json(client, body, status
     assert error["message"] == problem["detail"]
 
 
-def test_a_body_that_is_not_json_is_a_400(client):
+def test_a_body_that_is_not_json_is_a_400_that_says_so(client):
     response = client.post("/v1/chat/completions", data="model=referee", content_type="text/plain")
     assert response.status_code == 400 and response.get_json()["error"]["type"] == "invalid_request_error"
+    assert "Content-Type: application/json" in response.get_json()["detail"]
+
+
+def test_stream_is_a_boolean_not_a_word(client):
+    response = client.post("/v1/chat/completions", json={"model": "referee", "stream": "yes",
+                                                         "messages": [{"role": "user", "content": BOMBASTICA}]})
+    assert response.status_code == 400 and response.get_json()["error"]["param"] == "stream"
+
+
+def test_a_follow_up_keeps_the_game_the_question_before_named_even_when_it_was_not_answered(client):
+    first = "Wie viele Spieler können Mammut Mambo spielen?"
+    followed = complete(client, user(first, "und ab welchem Alter?")).get_json()["referee"]
+    assert followed["citations"] and {c["game"] for c in followed["citations"]} == {"mammut-mambo"}
 
 
 def test_an_unknown_model_is_404_on_its_own_route(client):
