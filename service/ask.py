@@ -187,15 +187,38 @@ LATIN = frozenset({"en", "fr", "de"})
 READABLE_SHARE = 0.75
 
 
-def _own_language(library: Library, hits: list[Hit], asker: str | None) -> Hit | None:
+# An answer whose words are this share or more of what only its rulebook says is about that point;
+# a long sentence with a detail only one text adds (the French "en annonçant à voix haute ce qu'on
+# pose") is about the rule both state.
+ONLY_TEXT_SHARE = 0.4
+
+
+def _only_text(library: Library, answer: Answer) -> bool:
+    """Whether the answer is about what, by corpus/disagreements.yaml, only its own rulebook says
+    (the Chinese "the hungriest player starts"): another rulebook's passage of the same section does
+    not answer it ("Qui commence à Mamma Mia ?" was answered, sure, from the French set-up's removed
+    ingredients)."""
+    text = answer.hit.text
+    for d in library.disagreements_for(answer.hit.game):
+        for side in d["sides"]:
+            at = text.find(side["quote"]) if d["kind"] == "one-text-only" and side["passage"] == answer.hit.id else -1
+            shared = min(answer.end, at + len(side["quote"])) - max(answer.start, at) if at >= 0 else 0
+            if shared >= ONLY_TEXT_SHARE * (answer.end - answer.start):
+                return True
+    return False
+
+
+def _own_language(library: Library, hits: list[Hit], asker: str | None, first: Answer) -> Hit | None:
     """The asker's own rulebook's passage on the point of ``hits[0]``, when that is in another
     language: the best-ranked passage of the same game and section in the asker's language, a rule
     before a worked example (a Chinese asker whose question ranks the French "Un tour de jeu" first
     is answered from the Chinese "回合流程" rule, not its Alberto example). When the game has no
     rulebook in the asker's language, a passage in the asker's alphabet is the next best: a German
-    asker whose question ranks the Chinese "回合流程" first is answered from the French "Un tour de jeu"."""
+    asker whose question ranks the Chinese "回合流程" first is answered from the French "Un tour de jeu".
+    Never when ``first``, the answer in the passage ranked first, says what only its rulebook says
+    (``_only_text``)."""
     answered = hits[0]
-    if asker is None or answered.lang == asker:
+    if asker is None or answered.lang == asker or _only_text(library, first):
         return None
     anchor = library.passages[answered.id]["anchor"]
     same = [h for h in hits[1:] if h.game == answered.game and library.passages[h.id]["anchor"] == anchor]
@@ -244,7 +267,7 @@ def ask(library: Library, question: str, game: str | None = None, lang: str | No
         return extract(hit, read.facets, library.rarity, numbers, closeness)
 
     first = hits[0]
-    own = _own_language(library, result.hits, asker)
+    own = _own_language(library, result.hits, asker, answer_in(first))
     if own is not None:  # answered in the asker's own rulebook, the passage ranked first cited second
         hits = [own, first] + [h for h in hits[1:] if h.id != own.id][:CITATIONS - 2]
         response["citations"] = [_citation(h) for h in hits]

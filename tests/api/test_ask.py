@@ -196,3 +196,13 @@ def test_a_german_asker_is_answered_from_the_french_rules_before_the_chinese(cli
     body = ask(client, question="Wie viele Zutatenkarten darf ich pro Zug ausspielen?", game="mamma-mia")
     assert body["answer"]["lang"] == "fr"
     assert any(c["lang"] == "zh" for c in body["citations"][1:])
+
+
+@pytest.mark.parametrize("question", ["Qui commence à Mamma Mia ?", "Wer fängt bei Mamma Mia an?"])
+def test_what_only_one_rulebook_says_is_answered_from_that_rulebook(client, question):
+    """Only the Chinese text says who starts (corpus/disagreements.yaml, who-starts): a French or German
+    asker is answered from it, not from a French passage of the same section on something else."""
+    reply = ask(client, question=question)
+    assert reply["answer"]["passage_id"] == "mamma-mia.zh.setup.4"
+    assert "最餓的一位玩家" in reply["answer"]["text"]
+    assert reply["disagreement"]["id"] == "who-starts" and reply["disagreement"]["kind"] == "one-text-only"
