@@ -242,8 +242,9 @@ def _indexed(lang: str, text: str) -> tuple[tuple[str, int, int], ...]:
     return tuple((t.text, t.startchar, t.endchar) for t in analyzer(lang)(text, chars=True, mode="index"))
 
 
-# Sentence ends, list items and line breaks: where an answer may start or stop.
-_BOUNDARY = re.compile(r"(?<=[.!?;。！？；])\s+|(?<=[。！？；])|\n")
+# Sentence ends, list items and line breaks: where an answer may start or stop. Not inside a quotation
+# that ends with its own mark (la carte « Mamma Mia ! », 「媽媽咪呀！」): the sentence goes on.
+_BOUNDARY = re.compile(r"(?<=[.!?;。！？；])\s+(?![»”」』])|(?<=[。！？；])(?![」』”\s])|\n")
 
 
 def sentences(text: str) -> list[tuple[int, int]]:

@@ -37,3 +37,13 @@ def test_chinese_spans_point_into_the_original_traditional_text():
 
 def test_latin_words_inside_chinese_are_lower_cased():
     assert "bombastica" in terms("zh", "超級豪華什錦披薩（Pizza Bombastica）")
+
+
+def test_a_quotation_ending_with_its_own_mark_does_not_end_the_sentence():
+    from indexer.analysis import sentences
+
+    french = "Le reste est mélangé avec la carte « Mamma Mia ! » et posé. Puis on joue."
+    chinese = "把原料卡與「媽媽咪呀！」卡一同洗牌。然後開始。"
+    assert [french[a:b] for a, b in sentences(french)] == [
+        "Le reste est mélangé avec la carte « Mamma Mia ! » et posé.", "Puis on joue."]
+    assert [chinese[a:b] for a, b in sentences(chinese)] == ["把原料卡與「媽媽咪呀！」卡一同洗牌。", "然後開始。"]
