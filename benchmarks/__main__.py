@@ -51,12 +51,14 @@ def time_searches(search, cases, rounds: int) -> list[float]:
 
 
 def copies(times: int):
+    """The corpus's passages and ``times - 1`` copies of each (ids suffixed ~1, ~2, ...), each copy
+    put in its section too: the catalog lists what the index holds, as in a real library."""
     def passages(corpus):
         for book in corpus.rulebooks:
-            for p in book.passages:
-                yield p
-                for k in range(1, times):
-                    yield dataclasses.replace(p, id=f"{p.id}~{k}")
+            for section in book.sections:
+                section.passages = [dataclasses.replace(p, id=f"{p.id}~{k}") if k else p
+                                    for p in section.passages for k in range(times)]
+                yield from section.passages
     return passages
 
 
