@@ -15,7 +15,8 @@ log = logging.getLogger(__name__)
 
 
 def problem(status: int, title: str, detail: str | None = None, errors=None, type_: str = "about:blank",
-            headers=None) -> Response:
+            headers=None, **members) -> Response:
+    """A problem+json response; ``members`` are extension members (the chat routes' OpenAI ``error``)."""
     body = {"type": type_, "title": title, "status": status}
     if detail:
         body["detail"] = detail
@@ -23,6 +24,7 @@ def problem(status: int, title: str, detail: str | None = None, errors=None, typ
         body["errors"] = errors
     if request_id():
         body["request_id"] = request_id()
+    body.update(members)
     return Response(json.dumps(body, ensure_ascii=False), status=status, mimetype=PROBLEM_JSON, headers=headers)
 
 

@@ -180,8 +180,13 @@ def main() -> None:
     os.environ.setdefault("REFEREE_LOG_LEVEL", "warning")  # stdout is the protocol's: logs go to stderr
     logging.basicConfig(level=logging.WARNING)
     from service import create_app
+    from service.library import IndexMissing
 
-    build(create_app()).run("stdio")
+    try:
+        server = build(create_app())
+    except IndexMissing as missing:
+        raise SystemExit(f"referee: {missing}") from None
+    server.run("stdio")
 
 
 if __name__ == "__main__":

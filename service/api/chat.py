@@ -12,7 +12,7 @@ import hmac
 import os
 from http import HTTPStatus
 
-from flask import Response, current_app, json, request, stream_with_context
+from flask import Response, json, request, stream_with_context
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from service import chat, errors
@@ -31,7 +31,7 @@ def _errors(*statuses: int):
         return view
     return decorate
 
-_TYPES = {401: "invalid_request_error", 404: "invalid_request_error", 413: "invalid_request_error"}
+
 _CODES = {401: "invalid_api_key", 404: "model_not_found", 413: "request_too_large", 405: "method_not_allowed"}
 
 
@@ -52,14 +52,10 @@ def authorized(header: str | None) -> bool:
 
 def openai_error(status: int, message: str, param: str | None = None, code: str | None = None) -> Response:
     """A problem+json body with OpenAI's ``error`` object beside its members."""
-    kind = "server_error" if status >= 500 else _TYPES.get(status, "invalid_request_error")
-    response = errors.problem(status, HTTPStatus(status).phrase, message)
-    body = json.loads(response.get_data())
-    body["error"] = {"message": message, "type": kind, "param": param, "code": code or _CODES.get(status)}
-    response.set_data(json.dumps(body, ensure_ascii=False))
-    if status == 401:
-        response.headers["WWW-Authenticate"] = 'Bearer realm="referee"'
-    return response
+    kind = "server_error" if status >= 500 else "invalid_request_error"
+    headers = {"WWW-Authenticate": 'Bearer realm="referee"'} if status == 401 else None
+    return errors.problem(status, HTTPStatus(status).phrase, message, headers=headers,
+                          error={"message": message, "type": kind, "param": param, "code": code or _CODES.get(status)})
 
 
 def _first_error(messages) -> tuple[str | None, str]:
@@ -87,13 +83,13 @@ def http_error(error: HTTPException):
             return openai_error(400, f"The body must be a JSON object. {said}")
         return openai_error(400, f"Invalid input. {param}: {said}", param)
     if isinstance(error, InternalServerError):
-        return openai_error(500, errors.handle_http_exception(error).get_json(force=True)["detail"])
+        return unexpected(getattr(error, "original_exception", None) or error)
     return openai_error(error.code or 500, data.get("message") or error.description)
 
 
 @blp.errorhandler(Exception)
 def unexpected(error: Exception):
-    current_app.logger.exception("unhandled error", exc_info=error)
+    errors.log.exception("unhandled error", exc_info=error)
     return openai_error(500, "Referee failed to answer this request; the failure is logged.")
 
 
