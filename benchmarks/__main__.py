@@ -5,7 +5,7 @@ adjudication latency; the web app's answer time in Chromium; what the chat and M
 Timings only; nothing here passes or fails. The questions are the dev questions in
 benchmarks/eval/search_dev.jsonl (or --questions FILE). The 100x corpus is 100 synthetic copies of
 every passage (ids suffixed), to see how search scales. `--only load` or `--only browser` runs one
-part alone, as does `--only adapters`.
+part alone, as do `--only adapters` and `--only profile` (where a search's time goes, stage by stage).
 """
 
 from __future__ import annotations
@@ -286,7 +286,7 @@ def main(argv=None) -> int:
     parser.add_argument("--scale", type=int, default=100, help="copies of the corpus for the large run")
     parser.add_argument("--load-seconds", type=float, default=30, help="length of the load test's mixed run")
     parser.add_argument("--clients", type=int, default=16, help="concurrent connections in the load test")
-    parser.add_argument("--only", choices=["load", "browser", "adapters"], help="run one part alone")
+    parser.add_argument("--only", choices=["load", "browser", "adapters", "profile"], help="run one part alone")
     args = parser.parse_args(argv)
     cases = load_cases(args.questions)
     if args.only == "load":
@@ -297,6 +297,15 @@ def main(argv=None) -> int:
         return 0
     if args.only == "adapters":
         adapters(cases, args.rounds)
+        return 0
+    if args.only == "profile":
+        from benchmarks.profile import profile
+
+        with tempfile.TemporaryDirectory() as tmp:
+            build(Path(tmp) / "index", DEFAULT_CORPUS)
+            library = Library(Path(tmp) / "index", detector=Detector())
+            profile(library, cases, args.rounds)
+            library.close()
         return 0
     rows = []
 
@@ -330,6 +339,14 @@ def main(argv=None) -> int:
     print("(Mömmen's rounds rarely end under uniform random play; its tests use a goal-seeking player.)")
     print()
     browser_test(cases)
+    print()
+    from benchmarks.profile import profile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        build(Path(tmp) / "index", DEFAULT_CORPUS)
+        library = Library(Path(tmp) / "index", detector=Detector())
+        profile(library, cases, max(2, args.rounds // 4))
+        library.close()
     print()
     adapters(cases, max(2, args.rounds // 4))
     print()
