@@ -267,11 +267,12 @@ def ask(library: Library, question: str, game: str | None = None, lang: str | No
         return extract(hit, read.facets, library.rarity, numbers, closeness)
 
     first = hits[0]
-    own = _own_language(library, result.hits, asker, answer_in(first))
+    first_answer = answer_in(first)
+    own = _own_language(library, result.hits, asker, first_answer)
     if own is not None:  # answered in the asker's own rulebook, the passage ranked first cited second
         hits = [own, first] + [h for h in hits[1:] if h.id != own.id][:CITATIONS - 2]
         response["citations"] = [_citation(h) for h in hits]
-    answer = answer_in(hits[0])
+    answer = first_answer if own is None else answer_in(own)
     hit = answer.hit
     same_point = library.passages[hit.id]["anchor"] == library.passages[first.id]["anchor"]
     # the highest: the section's, when answered from the asker's own rulebook on the same point
@@ -297,7 +298,7 @@ def ask(library: Library, question: str, game: str | None = None, lang: str | No
     )
     response["citations"][0]["quote"] = answer.text
     if own is not None:
-        response["citations"][1]["quote"] = answer_in(first).text
+        response["citations"][1]["quote"] = first_answer.text
     disagreement = _disagreement(library, [answer] + [extract(h) for h in hits[1:]], asker, simplified)
     if disagreement:
         response["disagreement"] = disagreement
