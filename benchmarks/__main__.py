@@ -157,6 +157,19 @@ def adapters(cases, rounds: int) -> None:
         print(f"| {route} | {ms(p50)} | {ms(percentile(samples, 99))} | {'+' if p50 >= base_p50 else ''}{ms(p50 - base_p50)} |")
 
 
+def search_profile(cases, rounds: int) -> None:
+    """Where a search's time goes, stage by stage (benchmarks.profile), on a fresh 1x index."""
+    from benchmarks.profile import profile
+    from service.language import Detector
+    from service.library import Library
+
+    with tempfile.TemporaryDirectory() as tmp:
+        build(Path(tmp) / "index", DEFAULT_CORPUS)
+        library = Library(Path(tmp) / "index", detector=Detector())
+        profile(library, cases, rounds)
+        library.close()
+
+
 def _cases(engine, count: int) -> list[tuple[dict, dict]]:
     """(state, move) pairs met in seeded random play, legal moves and the worked (some illegal) ones."""
     import random
@@ -299,13 +312,7 @@ def main(argv=None) -> int:
         adapters(cases, args.rounds)
         return 0
     if args.only == "profile":
-        from benchmarks.profile import profile
-
-        with tempfile.TemporaryDirectory() as tmp:
-            build(Path(tmp) / "index", DEFAULT_CORPUS)
-            library = Library(Path(tmp) / "index", detector=Detector())
-            profile(library, cases, args.rounds)
-            library.close()
+        search_profile(cases, args.rounds)
         return 0
     rows = []
 
@@ -340,13 +347,7 @@ def main(argv=None) -> int:
     print()
     browser_test(cases)
     print()
-    from benchmarks.profile import profile
-
-    with tempfile.TemporaryDirectory() as tmp:
-        build(Path(tmp) / "index", DEFAULT_CORPUS)
-        library = Library(Path(tmp) / "index", detector=Detector())
-        profile(library, cases, max(2, args.rounds // 4))
-        library.close()
+    search_profile(cases, max(2, args.rounds // 4))
     print()
     adapters(cases, max(2, args.rounds // 4))
     print()

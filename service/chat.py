@@ -101,11 +101,13 @@ def answer(library: Library, messages: list[dict], game: str | None = None, hint
 
 def _answer(library: Library, said: list[str], game: str | None, hint: str | None) -> tuple[Asked, dict]:
     last = said[-1]
-    if len(said) == 1:  # its game: the model's, or the one it names (for the questions after it)
-        return Asked(last, game or library.read(last, hint=hint).game, last), ask(library, last, game=game, hint=hint)
+    if len(said) == 1:
+        return Asked(last, game, last), ask(library, last, game=game, hint=hint)
     before, answered_before = _answer(library, said[:-1], game, hint)
     named = game or library.read(last, hint=hint).game
-    topic_game = before.game or (answered_before["answer"] or {}).get("game")
+    # the topic's game: the one the question before was asked in or named, else answered from
+    topic_game = (before.game or library.read(before.said, hint=hint).game
+                  or (answered_before["answer"] or {}).get("game"))
     if named is not None and named != topic_game:  # another game: another topic
         return Asked(last, named, last), ask(library, last, game=named, hint=hint)
     game = named or topic_game

@@ -61,8 +61,7 @@ def openai_error(status: int, message: str, param: str | None = None, code: str 
 def _first_error(messages) -> tuple[str | None, str]:
     """The first field path of webargs' messages ({"json": {"messages": {0: {"role": [...]}}}}), as
     OpenAI names a parameter ("messages[0].role"), and what is wrong with it."""
-    if isinstance(messages, dict) and len(messages) == 1 and next(iter(messages)) in ("json", "query", "headers"):
-        messages = next(iter(messages.values()))
+    messages = errors._field_errors(messages)
     path = ""
     while isinstance(messages, dict) and messages:
         key, messages = next(iter(messages.items()))
