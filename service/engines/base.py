@@ -225,6 +225,12 @@ def run_rules(rules: Iterable[Rule], model, move, lang: str = "en") -> list[Viol
     return found
 
 
+def breaks_a_rule(rules: Iterable[Rule], model, move) -> bool:
+    """Whether the move breaks any of the rules: run_rules's question without its messages, for
+    legal_moves, where most candidates are refused and only the yes or no is wanted."""
+    return any(True for rule in rules for _ in rule.check(model, move))
+
+
 class Engine(Protocol):
     """What every game's engine offers; the HTTP routes are the same for every game."""
 
@@ -315,10 +321,15 @@ class BaseEngine:
     def validate(self, state: dict) -> None:
         raise NotImplementedError
 
+    def rules_for(self, move: dict) -> tuple[Rule, ...]:
+        """The rules that can object to a (parsed) move: all of them, unless the game knows better."""
+        return self.rules
+
     def check(self, state: dict, move: dict, lang: str = "en") -> list[Violation]:
         """Every rule the move breaks (all of them), in the asker's language."""
         state = self.prepared(state)
-        return run_rules(self.rules, state, self.parse_move(state, move), lang)
+        move = self.parse_move(state, move)
+        return run_rules(self.rules_for(move), state, move, lang)
 
     def canonical(self, state: dict, move: dict) -> dict:
         """The move as legal_moves lists it (parsed, without who made it): two moves are the same
@@ -344,7 +355,12 @@ class BaseEngine:
         """The candidates that break no rule: the same validators as check, so they agree."""
         self.validate(state)
         state = self.prepared(state)
-        return [m for m in self.candidates(state) if not run_rules(self.rules, state, self.parse_move(state, m))]
+        legal = []
+        for candidate in self.candidates(state):
+            move = self.parse_move(state, candidate)
+            if not breaks_a_rule(self.rules_for(move), state, move):
+                legal.append(candidate)
+        return legal
 
 
 def adjudicate(engine: Engine, state: dict, move: dict, lang: str = "en") -> dict:
