@@ -198,7 +198,8 @@ def _play_rate(engine, seconds: float) -> tuple[float, float]:
         legal = engine.legal_moves(state)
         if not legal:
             games, seed = games + 1, seed + 1
-            state, rng = engine.setup(2 + seed % 3, seed, {}), random.Random(seed)
+            low, high = engine.players
+            state, rng = engine.setup(low + seed % (min(high, 4) - low + 1), seed, {}), random.Random(seed)
             continue
         state = engine.apply(state, rng.choice(legal))
         moves += 1

@@ -388,6 +388,8 @@ class StateIn(Schema):
 class StandingOut(Schema):
     player = fields.Integer(required=True)
     colour = fields.String()
+    character = fields.String(metadata={"description": "Mamma: the player's secret character."})
+    points = fields.Integer(metadata={"description": "Mamma: the secret character's victory points."})
     completed = fields.Integer()
     ingredients_in_hand = fields.Integer()
     rank = fields.Integer(required=True)
@@ -470,14 +472,23 @@ class ScoreLineOut(Schema):
 class PlayerScoreOut(Schema):
     player = fields.Integer(required=True)
     colour = fields.String()
+    character = fields.String(metadata={"description": "Mamma: the player's secret character, whose points are the player's."})
     total = fields.Integer(required=True, metadata={
         "description": "The game's own measure: completed orders (Mamma Mia!), cards in the pile, fewest "
-                       "best (Mammut Mambo), points (Mömmen)."})
+                       "best (Mammut Mambo), points (Mömmen), the secret character's victory points (Mamma)."})
     rank = fields.Integer(required=True, metadata={"description": "1 for the leaders; equal standings share a rank."})
     lines = fields.List(fields.Nested(ScoreLineOut), required=True, metadata={"description": "One per scoring rule."})
 
 
+class CharacterScoreOut(Schema):
+    character = fields.String(required=True)
+    total = fields.Integer(required=True, metadata={"description": "Victory points."})
+    lines = fields.List(fields.Nested(ScoreLineOut), required=True, metadata={"description": "One per criterion of \"The Victory\"."})
+
+
 class ScoreOut(Schema):
+    characters = fields.List(fields.Nested(CharacterScoreOut), metadata={
+        "description": "Mamma: every character's points, the neutral ones too, best first. Absent for the other games."})
     final = fields.Boolean(required=True, metadata={"description": "True once the game is over: the winners are final."})
     players = fields.List(fields.Nested(PlayerScoreOut), required=True, metadata={"description": "Best first."})
     winners = fields.List(fields.Integer(), required=True, metadata={

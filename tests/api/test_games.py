@@ -69,7 +69,8 @@ def test_unknown_game_rulebook_and_passage_are_404_problems(client):
 
 def test_each_game_says_what_its_adjudicator_offers(client):
     games = {g["id"]: g for g in client.get("/v1/games").get_json()["games"]}
-    assert games["mamma"]["adjudicator"] is None  # no engine yet: a client learns it here, not by a 404
+    assert set(ENGINES) == set(games)  # every game of the corpus can be adjudicated
+    assert games["mamma"]["adjudicator"]["players"] == [3, 6]
     mamma_mia = games["mamma-mia"]["adjudicator"]
     assert mamma_mia["rulesets"] == ["fr", "zh"] and "ruleset" in mamma_mia["setup_options"]
     for game_id in ENGINES:

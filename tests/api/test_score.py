@@ -67,6 +67,23 @@ def test_mamma_mia_counts_completed_orders_then_ingredients_in_hand(client):
     assert totals == sorted(totals, reverse=True), "best first"
 
 
+def test_mamma_scores_every_character_and_each_player_as_their_secret_character(client):
+    from tests.engines.test_mamma import GAMES
+
+    start, log, states = GAMES[4, 2]
+    state = states[-1]
+    standings = score(client, "mamma", state, lang="fr")
+    assert standings["final"] is True and standings["winners"] == ENGINES["mamma"].result(state)["winners"]
+    by_character = {c["character"]: c for c in standings["characters"]}
+    assert len(by_character) == 6
+    for player in standings["players"]:
+        secret = state["cards"][state["players"][player["player"]]["secret"]]["character"]
+        assert player["character"] == secret and player["total"] == by_character[secret]["total"]
+        assert [line["code"] for line in player["lines"]] == [line["code"] for line in by_character[secret]["lines"]]
+        assert sum(line["value"] for line in player["lines"]) == player["total"]
+    assert standings["characters"][0]["lines"][0]["message"].startswith("Ingrédients")
+
+
 def test_moemmen_lists_each_rounds_points_and_their_total(client):
     state = play_out(3, 1)
     standings = score(client, "moemmen", state)
@@ -79,7 +96,7 @@ def test_moemmen_lists_each_rounds_points_and_their_total(client):
 
 
 def test_score_answers_404_without_an_engine_422_for_an_impossible_state_400_when_malformed(client):
-    assert client.post("/v1/games/mamma/score", json={"state": {}}).status_code == 404
+    assert client.post("/v1/games/chess/score", json={"state": {}}).status_code == 404
     state = ENGINES["moemmen"].setup(3, 1, {})
     body = score(client, "moemmen", {**state, "turn": 7}, status=422)
     assert any(field.startswith("state.") for field in body["errors"])
