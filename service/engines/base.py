@@ -45,6 +45,24 @@ def is_player(value, players: int) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < players
 
 
+def player_index(value, players: int, field: str = "player") -> int:
+    """``value`` when it is a player index, else InvalidMove naming ``field``."""
+    if not is_player(value, players):
+        raise InvalidMove(field, f"a player index from 0 to {players - 1}")
+    return value
+
+
+def move_head(state: dict, move: dict, kinds) -> dict:
+    """A move's kind (one of ``kinds``) and, when given, who makes it: where every parse_move begins."""
+    kind = move.get("kind")
+    if kind not in kinds:
+        raise InvalidMove("kind", f"unknown move kind {kind!r}; one of {', '.join(kinds)}")
+    out = {"kind": kind}
+    if move.get("player") is not None:
+        out["player"] = player_index(move["player"], len(state["players"]))
+    return out
+
+
 def require_players(players: int, low: int, high: int, why: str = "") -> None:
     """Setup's player count, or InvalidState naming the ``players`` field."""
     if not low <= players <= high:
@@ -299,6 +317,19 @@ class BaseEngine:
         if self.rulesets and ruleset not in self.rulesets:
             raise InvalidState("options.ruleset", f"one of {', '.join(self.rulesets)}")
         return options, ruleset
+
+    def validate_head(self, state: dict, phases, *player_fields) -> int:
+        """Where every validate begins: this game's state, its player count, a known phase, and
+        each of ``player_fields`` a player index. The number of players."""
+        if state.get("game", self.game) != self.game:
+            raise InvalidState("game", f"this is a {self.game} state, not {state.get('game')!r}")
+        n = self.validate_players(state)
+        if state["phase"] not in phases:
+            raise InvalidState("phase", f"one of {', '.join(phases)}")
+        for name in player_fields:
+            if not is_player(state[name], n):
+                raise InvalidState(name, f"a player index from 0 to {n - 1}")
+        return n
 
     def validate_players(self, state: dict) -> int:
         """The number of players of a state, or InvalidState when the game cannot have that many."""

@@ -68,7 +68,7 @@ from service.engines.base import (
     is_player,
     load_rules,
     load_scoring,
-    rank_rows,
+    move_head,
     ranked,
 )
 from service.engines.registry import Game, MoveShape, register
@@ -1105,17 +1105,19 @@ def _choice(move, name, options, out, allow_none=False):
     out[name] = v
 
 
+def _card_list(state, move, name, out):
+    """A list of card ids, sorted (the order they are named in does not matter)."""
+    cids = move.get(name) or []
+    for j, cid in enumerate(cids):
+        if cid not in state["cards"]:
+            raise InvalidMove(f"{name}[{j}]", f"no card {cid!r} in this game")
+    out[name] = sorted(cids)
+
+
 def parse_move(state: dict, move: dict) -> dict:
     """The move in canonical form: defaults filled in, lists sorted; InvalidMove for an unknown kind or name."""
-    k = move.get("kind")
-    if k not in MOVE_KINDS:
-        raise InvalidMove("kind", f"unknown move kind {k!r}; one of {', '.join(MOVE_KINDS)}")
-    out = {"kind": k}
-    n = len(state["players"])
-    if move.get("player") is not None:
-        if not is_player(move["player"], n):
-            raise InvalidMove("player", f"a player index from 0 to {n - 1}")
-        out["player"] = move["player"]
+    out = move_head(state, move, MOVE_KINDS)
+    k = out["kind"]
     spaces = list(state["board"]["spaces"])
     if k == "take":
         _choice(move, "deck", DECKS, out)
@@ -1126,11 +1128,7 @@ def parse_move(state: dict, move: dict) -> dict:
         _choice(move, "to", spaces + ["bench", "wc", "seat"], out)
         _card_field(state, move, "steal", out, allow_none=True)
         out["arcade"] = bool(move.get("arcade", False))
-        lose = move.get("lose") or []
-        for j, cid in enumerate(lose):
-            if cid not in state["cards"]:
-                raise InvalidMove(f"lose[{j}]", f"no card {cid!r} in this game")
-        out["lose"] = sorted(lose)
+        _card_list(state, move, "lose", out)
         _choice(move, "release_to", spaces, out, allow_none=True)
     elif k == "bus":
         _choice(move, "number", BUS_NUMBERS, out)
@@ -1139,20 +1137,12 @@ def parse_move(state: dict, move: dict) -> dict:
             out["to"] = None  # a missed bus goes to the church: where it would have gone does not count
     elif k == "buy":
         _card_field(state, move, "ingredient", out)
-        pay = move.get("pay") or []
-        for j, cid in enumerate(pay):
-            if cid not in state["cards"]:
-                raise InvalidMove(f"pay[{j}]", f"no card {cid!r} in this game")
-        out["pay"] = sorted(pay)
+        _card_list(state, move, "pay", out)
         _choice(move, "place", spaces, out, allow_none=True)
     elif k in ("release", "leave-wc"):
         _choice(move, "to", spaces, out)
     elif k == "discard":
-        cards = move.get("cards") or []
-        for j, cid in enumerate(cards):
-            if cid not in state["cards"]:
-                raise InvalidMove(f"cards[{j}]", f"no card {cid!r} in this game")
-        out["cards"] = sorted(cards)
+        _card_list(state, move, "cards", out)
         _card_field(state, move, "turn_over", out, allow_none=True)
     elif k == "guests":
         _choice(move, "character", CHARACTERS, out)
@@ -1237,14 +1227,9 @@ class Mamma(BaseEngine):
     # -- invariants ------------------------------------------------------------------------------
 
     def validate(self, state: dict) -> None:
-        if state.get("game", GAME) != GAME:
-            raise InvalidState("game", f"this is a {GAME} state, not {state.get('game')!r}")
-        n = self.validate_players(state)
-        if state["phase"] not in PHASES:
-            raise InvalidState("phase", f"one of {', '.join(PHASES)}")
-        for name in ("turn", "player_a"):
-            if not is_player(state[name], n):
-                raise InvalidState(name, f"a player index from 0 to {n - 1}")
+        n = self.validate_head(state, PHASES, "turn", "player_a")
+        if set(state["characters"]) != set(CHARACTERS):
+            raise InvalidState("characters", f"the money, ingredients and Guests card beside each of {', '.join(CHARACTERS)}")
         if state["player_x"] is not None and not is_player(state["player_x"], n):
             raise InvalidState("player_x", f"a player index from 0 to {n - 1}")
         self._validate_board(state)
@@ -1264,6 +1249,14 @@ class Mamma(BaseEngine):
             raise InvalidState("players", "one Guests card beside a character for each player who assigned one")
         if len(state["seated"]) != len(set(state["seated"])) or any(state["pieces"][c] != "seated" for c in state["seated"]):
             raise InvalidState("seated", "the characters at the table, each once, in the order they sat")
+        t = state["turn_state"]
+        for name in ("played", "discarded", "mp"):
+            if t[name] < 0:
+                raise InvalidState(f"turn_state.{name}", "0 or more")
+        if state["wc"]["turns"] < 0:
+            raise InvalidState("wc.turns", "0 or more")
+        if not set(t["bought"]) <= set(CHARACTERS):
+            raise InvalidState("turn_state.bought", f"characters: {', '.join(CHARACTERS)}")
         m = moving(state)
         if m is not None and (m.get("piece") not in PIECES or state["pieces"][m["piece"]] not in state["board"]["spaces"]):
             raise InvalidState("turn_state.moving.piece", "a piece standing on a space of the city")
@@ -1289,13 +1282,14 @@ class Mamma(BaseEngine):
         cards = state["cards"]
         if len(cards) != ALL_CARDS:
             raise InvalidState("cards", f"all {ALL_CARDS} cards (material.1), not {len(cards)}")
+        needed = {**{c: "character" for c in CHARACTERS}, "schoolbus": "schoolbus", **{t: "traffic" for t in TRAFFIC},
+                  **{name: "landmark" for name in LANDMARKS}}
+        for cid, wanted in needed.items():
+            if cards.get(cid, {}).get("kind") != wanted:
+                raise InvalidState(f"cards.{cid}", f"the {wanted} card {cid} (material.1)")
         for cid, c in cards.items():
-            if c.get("kind") == "character" and not isinstance(c.get("age"), int):
-                raise InvalidState(f"cards.{cid}.age", "a character's printed age, a whole number")
-            if c.get("kind") == "ingredient" and (not isinstance(c.get("cost"), int) or c["cost"] < 1):
-                raise InvalidState(f"cards.{cid}.cost", "an ingredient's printed cost, 1 or more")
-            if c.get("kind") in ("movement", "money") and (not isinstance(c.get("value"), int) or c["value"] < 1):
-                raise InvalidState(f"cards.{cid}.value", "a game card's printed value, 1 or more")
+            for name, invariant in _printed_wrong(cid, c):
+                raise InvalidState(f"cards.{cid}.{name}", invariant)
         where = {}
         zones = [("city", list(state["city"].values())), ("substitutes", state["substitutes"]),
                  ("ingredient_row", state["ingredient_row"]), ("guests", state["guests"]), ("bus_deck", state["bus_deck"]),
@@ -1353,6 +1347,9 @@ class Mamma(BaseEngine):
             if len(there) > 1 or any(c not in who for c in there):
                 raise InvalidState(f"pieces.{there[-1]}", f"the {place} holds one of {', '.join(who)} ({rule})")
         occupant = state["wc"]["occupant"]
+        for name in ("occupant", "last"):
+            if state["wc"][name] not in (None, *CHARACTERS):
+                raise InvalidState(f"wc.{name}", f"one of {', '.join(CHARACTERS)}, or null")
         if (occupant is None) != (not any(pieces[c] == "wc" for c in CHARACTERS)) or occupant and pieces[occupant] != "wc":
             raise InvalidState("wc.occupant", "the character inside the W.C., as the pieces say")
 
@@ -1722,6 +1719,39 @@ class Mamma(BaseEngine):
         out.append(("end-turn", "End the turn and take 1 card (1 played: up to 2)", played,
                     {"kind": "end-turn", "movement": 1, "money": 0}))
         return out
+
+
+CARD_KINDS = ("reference", "character", "secret", "city", "landmark", "schoolbus", "traffic", "wc-card",
+              "substitute", "summary", "guests", "ingredient", "bus", "movement", "money")
+
+
+def _whole(v, low) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and v >= low
+
+
+def _printed_wrong(cid, card):
+    """What a card's kind needs printed on it and is missing: (field, invariant) pairs."""
+    k = card.get("kind")
+    if k not in CARD_KINDS:
+        yield "kind", f"one of {', '.join(CARD_KINDS)}"
+    elif k == "character" and (cid not in CHARACTERS or not _whole(card.get("age"), 0)):
+        yield "age", "a character card (grandpa ... son) with its printed age, a whole number"
+    elif k in ("reference", "secret") and card.get("character") not in CHARACTERS:
+        yield "character", f"one of {', '.join(CHARACTERS)}"
+    elif k == "city" and card.get("face") not in ("street", "club"):
+        yield "face", "street or club"
+    elif k == "landmark" and cid not in LANDMARKS:
+        yield "kind", f"a landmark is one of {', '.join(LANDMARKS)}"
+    elif k in ("schoolbus", "traffic", "ingredient") and not _whole(card.get("cost"), 1):
+        yield "cost", "the printed cost, 1 or more"
+    elif k == "ingredient" and not (isinstance(card.get("drawings"), list) and _whole(card.get("mother_in_law"), 0)):
+        yield "drawings", "an ingredient's drawings and its Mother-in-Law number (0: none)"
+    elif k in ("movement", "money") and not _whole(card.get("value"), 1):
+        yield "value", "a game card's printed value, 1 or more"
+    elif k == "guests" and not _whole(-card.get("value", 1), 0):
+        yield "value", "a Guests card's negative vp"
+    elif k == "bus" and card.get("number") not in BUS_NUMBERS:
+        yield "number", f"one of {', '.join(BUS_NUMBERS)}"
 
 
 def _payments(state, buyer, ingredient) -> list[list[str]]:

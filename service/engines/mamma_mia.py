@@ -28,6 +28,7 @@ from service.engines.base import (
     InvalidMove,
     InvalidState,
     is_player,
+    move_head,
     load_rules,
     nothing,
     starting_player,
@@ -425,15 +426,8 @@ def _counts(value, path: str) -> dict:
 
 def parse_move(state: dict, move: dict) -> dict:
     """The move in its canonical form; InvalidMove for an unknown kind or unknown names."""
-    kind = move.get("kind")
-    if kind not in MOVE_KINDS:
-        raise InvalidMove("kind", f"unknown move kind {kind!r}; one of {', '.join(MOVE_KINDS)}")
-    out = {"kind": kind}
-    player = move.get("player")
-    if player is not None:
-        if not is_player(player, len(state["players"])):
-            raise InvalidMove("player", f"must be a player index from 0 to {len(state['players']) - 1}")
-        out["player"] = player
+    out = move_head(state, move, MOVE_KINDS)
+    kind = out["kind"]
     if kind in ("turn", "pass"):
         if kind == "turn":
             out["ingredients"] = _counts(move.get("ingredients"), "ingredients")

@@ -35,6 +35,8 @@ from service.engines.base import (
     InvalidMove,
     InvalidState,
     is_player,
+    move_head,
+    player_index,
     load_mistakes,
     load_rules,
     nothing,
@@ -213,20 +215,9 @@ RULES = load_rules(GAME, {  # the prose of each rule: rules/mammut-mambo.yaml
 # ---- moves --------------------------------------------------------------------------------------
 
 
-def _index(value, n: int, field: str) -> int:
-    if not is_player(value, n):
-        raise InvalidMove(field, f"a player index from 0 to {n - 1}")
-    return value
-
-
 def parse_move(state: dict, move: dict) -> dict:
-    kind = move.get("kind")
-    n = len(state["players"])
-    if kind not in MOVE_KINDS:
-        raise InvalidMove("kind", f"unknown move kind {kind!r}; one of {', '.join(MOVE_KINDS)}")
-    out = {"kind": kind}
-    if move.get("player") is not None:
-        out["player"] = _index(move["player"], n, "player")
+    out = move_head(state, move, MOVE_KINDS)
+    kind, n = out["kind"], len(state["players"])
     if kind == "dance":
         performances = move.get("performances") or []
         if not isinstance(performances, list) or len(performances) > n:
@@ -236,12 +227,12 @@ def parse_move(state: dict, move: dict) -> dict:
             if steps is not None and not (isinstance(steps, list) and all(isinstance(s, dict) for s in steps)):
                 raise InvalidMove(f"performances[{i}]", "a list of {gesture, shout} steps, or null")
         out["performances"] = performances
-        out["lagging"] = sorted({_index(p, n, "lagging") for p in move.get("lagging") or []})
-        out["surplus"] = [_index(p, n, "surplus") for p in move.get("surplus") or []]
+        out["lagging"] = sorted({player_index(p, n, "lagging") for p in move.get("lagging") or []})
+        out["surplus"] = [player_index(p, n, "surplus") for p in move.get("surplus") or []]
     elif kind == "hunt":
-        out["pink"] = _index(move.get("pink"), n, "pink")
-        out["empty_handed"] = _index(move.get("empty_handed"), n, "empty_handed")
-        out["gifts"] = [_index(p, n, "gifts") for p in move.get("gifts") or []]
+        out["pink"] = player_index(move.get("pink"), n, "pink")
+        out["empty_handed"] = player_index(move.get("empty_handed"), n, "empty_handed")
+        out["gifts"] = [player_index(p, n, "gifts") for p in move.get("gifts") or []]
     return out
 
 
@@ -318,14 +309,7 @@ class MammutMambo(BaseEngine):
         return state
 
     def validate(self, state: dict) -> None:
-        if state.get("game", GAME) != GAME:
-            raise InvalidState("game", f"this is a {GAME} state, not {state.get('game')!r}")
-        n = self.validate_players(state)
-        if state["phase"] not in PHASES:
-            raise InvalidState("phase", f"one of {', '.join(PHASES)}")
-        for field in ("turn", "tribal_leader"):
-            if not is_player(state[field], n):
-                raise InvalidState(field, f"a player index from 0 to {n - 1}")
+        n = self.validate_head(state, PHASES, "turn", "tribal_leader")
         if not 0 <= state["hunts"] <= LAST_HUNT:
             raise InvalidState("hunts", f"the stone moves once per hunt, {LAST_HUNT} at most")
         gestures = state["gestures"]

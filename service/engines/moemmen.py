@@ -40,6 +40,7 @@ from service.engines.base import (
     InvalidMove,
     InvalidState,
     is_player,
+    move_head,
     load_rules,
     nothing,
     starting_player,
@@ -241,15 +242,8 @@ RULES = load_rules(GAME, {  # the prose of each rule: rules/moemmen.yaml
 
 
 def parse_move(state: dict, move: dict) -> dict:
-    kind = move.get("kind")
-    if kind not in MOVE_KINDS:
-        raise InvalidMove("kind", f"unknown move kind {kind!r}; one of {', '.join(MOVE_KINDS)}")
-    out = {"kind": kind}
-    n = len(state["players"])
-    if move.get("player") is not None:
-        if not is_player(move["player"], n):
-            raise InvalidMove("player", f"a player index from 0 to {n - 1}")
-        out["player"] = move["player"]
+    out = move_head(state, move, MOVE_KINDS)
+    kind = out["kind"]
     needed = {"swap": ("give", "take"), "benny": ("card",), "tim": ("card",), "respond": ("give", "take")}.get(kind, ())
     optional = ("give", "take") if kind == "tim" else ()
     for field in needed + optional:
@@ -322,11 +316,7 @@ class Moemmen(BaseEngine):
         state["table"], state["deck"], state["discard"] = deck[:TABLE], deck[TABLE:], []
 
     def validate(self, state: dict) -> None:
-        if state.get("game", GAME) != GAME:
-            raise InvalidState("game", f"this is a {GAME} state, not {state.get('game')!r}")
-        n = self.validate_players(state)
-        if state["phase"] not in PHASES:
-            raise InvalidState("phase", f"one of {', '.join(PHASES)}")
+        n = self.validate_head(state, PHASES)
         if state.get("ruleset", RULESETS[0]) not in RULESETS:
             raise InvalidState("ruleset", f"one of {', '.join(RULESETS)}")
         for j, p in enumerate(state.get("swapped", [])):
