@@ -25,7 +25,7 @@ whole is the one that answers for 0.77 of them through the adapter, against 0.40
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Callable, Iterable
@@ -149,6 +149,8 @@ class Vectors:
     questions: np.ndarray
     first_question: np.ndarray
     adapter: np.ndarray  # fit_adapter's map of question embeddings
+    # the last question's cosines with the players' questions (_asked): (its bytes, cosines, best)
+    _last: list = field(default_factory=lambda: [None], init=False, repr=False, compare=False)
 
     @classmethod
     def load(cls, generation: Path) -> "Vectors":
@@ -166,8 +168,11 @@ class Vectors:
         answers (-1 when there is none)."""
         rows = [self.row[i] for i in ids]
         whole = self.passages[rows] @ self.adapt(question)
-        return whole, _closest(self.sentences, self.first, rows, question), \
-            _closest(self.questions, self.first_question, rows, question, CLOSE_QUESTIONS)
+        asked, _ = self._asked(question)
+        in_sentences = _closest(lambda r: self.sentences[self.first[r] : self.first[r + 1]] @ question, rows)
+        in_questions = _closest(lambda r: asked[self.first_question[r] : self.first_question[r + 1]], rows,
+                                CLOSE_QUESTIONS)
+        return whole, in_sentences, in_questions
 
     @cached_property
     def in_section(self) -> tuple[np.ndarray, np.ndarray]:
@@ -214,11 +219,23 @@ class Vectors:
     def closest_asked(self, question: np.ndarray) -> np.ndarray:
         """For each passage row: the highest cosine of the question with the players' questions it
         answers (-inf when it has none)."""
+        return self._asked(question)[1]
+
+    def _asked(self, question: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The question's cosine with each players' question, and closest_asked. Worked out once
+        per question, since the nearest questions, the ranker's traits and the on-topic decision
+        all read them: the last question's are kept (shared arrays, never to be modified)."""
+        key = question.tobytes()
+        last = self._last[0]  # one read: another thread may replace it meanwhile
+        if last is not None and last[0] == key:
+            return last[1], last[2]
+        cosines = self.questions @ question
         asked = np.diff(self.first_question) > 0  # passages with questions (a group of rows each)
         best = np.full(len(self.ids), -np.inf)
         if asked.any():
-            best[asked] = np.maximum.reduceat(self.questions @ question, self.first_question[:-1][asked])
-        return best
+            best[asked] = np.maximum.reduceat(cosines, self.first_question[:-1][asked])
+        self._last[0] = (key, cosines, best)
+        return cosines, best
 
     def likest_question(self, question: np.ndarray, game: str | None = None) -> float:
         """The highest cosine of the question with any players' question (of ``game``'s passages
@@ -242,11 +259,13 @@ class Vectors:
         return nearest
 
 
-def _closest(matrix: np.ndarray, first: np.ndarray, rows: list[int], question: np.ndarray, k: int = 1) -> np.ndarray:
-    """For each passage row: the mean cosine of the question with the ``k`` closest of its rows in
-    ``matrix`` (all of them when it has fewer; -1 when it has none: nothing is close)."""
+def _closest(cosines_of: Callable[[int], np.ndarray], rows: list[int], k: int = 1) -> np.ndarray:
+    """For each passage row: the mean of the ``k`` highest of its cosines (``cosines_of(row)``; all
+    of them when it has fewer; -1 when it has none: nothing is close)."""
     def mean_of_closest(r: int) -> float:
-        cosines = matrix[first[r] : first[r + 1]] @ question
-        return float(np.mean(np.sort(cosines)[-k:])) if len(cosines) else -1.0
+        cosines = cosines_of(r)
+        if not len(cosines):
+            return -1.0
+        return float(cosines.max()) if k == 1 else float(np.mean(np.sort(cosines)[-k:]))
 
     return np.array([mean_of_closest(r) for r in rows])

@@ -66,6 +66,34 @@ def test_how_like_a_rules_question_a_question_is_reads_the_asked_games_players_q
     assert vectors.nearest(unit[1], 2, lambda i: True) == ["pizza.en.b.1", "pizza.en.a.1"]
 
 
+def test_the_players_questions_cosines_are_worked_out_once_per_question_and_never_lent_to_another(index_dir):
+    """The nearest questions, the ranker's traits and the on-topic decision all read the question's
+    cosines with the players' questions: the last question's are kept, for that question only."""
+    vectors = Vectors.load(index_dir.resolve())
+    first, second = embed(["Wer gewinnt das Spiel?", "How many cards in a hand?"])
+    expected = {}
+    for question in (first, second):
+        fresh = Vectors.load(index_dir.resolve())
+        expected[question.tobytes()] = fresh.closest_asked(question)
+    for question in (first, second, first, first, second):
+        assert np.array_equal(vectors.closest_asked(question), expected[question.tobytes()])
+    calls = []
+    questions = vectors.questions
+
+    class Counting(np.ndarray):
+        def __matmul__(self, other):
+            calls.append(1)
+            return np.asarray(self) @ other
+
+    object.__setattr__(vectors, "questions", questions.view(Counting))
+    vectors.nearest(second, 3, lambda i: True)
+    vectors.similarities(second, ["moemmen.en.game-end.1"])
+    vectors.likest_question(second)
+    assert calls == []  # the last question's: none worked out again
+    vectors.likest_question(first)
+    assert calls == [1]
+
+
 def test_a_passage_is_as_near_a_question_as_its_three_nearest_players_questions():
     """One near players' question can be a chance likeness: the mean of the three nearest counts
     (all of them when a passage has fewer; -1 when it has none)."""
