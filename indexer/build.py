@@ -1,4 +1,5 @@
-"""corpus -> passages -> a Whoosh index, written beside the old one and swapped in atomically.
+"""corpus -> passages -> a Whoosh index, and a tantivy one in its ``tantivy`` subfolder
+(indexer.tantivy_index), written beside the old ones and swapped in atomically.
 
 The index folder given (``var/index`` by default) is a symbolic link to a generation folder
 (``index.<stamp>``). A build writes a new generation completely, then replaces the link with
@@ -27,7 +28,7 @@ from typing import Callable, Iterable
 from whoosh import index as whoosh_index
 from whoosh.fields import ID, KEYWORD, NUMERIC, STORED, TEXT, Schema
 
-from indexer import names, vectors
+from indexer import names, tantivy_index, vectors
 from indexer.analysis import analyzer, terms
 from indexer.cedict import zh_en
 from indexer.corpus import LANGS, Corpus, Passage, Rulebook, fingerprint, load_corpus
@@ -38,7 +39,8 @@ DEFAULT_CORPUS = PROJECT / "corpus"
 DEFAULT_INDEX = PROJECT / "var" / "index"
 CATALOG = "catalog.json"
 READERS = ".readers"  # a reader holds a shared lock on this file while it reads the generation
-FORMAT = 5  # bump when the schema or the catalog changes shape
+SECTION_BOOST = 0.5  # a word in the headings above a passage counts for less than one in it
+FORMAT = 6  # bump when the schema or the catalog changes shape (6: a tantivy index in each generation)
 
 
 def text_field(lang: str) -> str:
@@ -66,7 +68,7 @@ def schema() -> Schema:
     )
     for lang in LANGS:
         fields[text_field(lang)] = TEXT(analyzer=analyzer(lang), phrase=True)
-        fields[section_field(lang)] = TEXT(analyzer=analyzer(lang), phrase=True, field_boost=0.5)
+        fields[section_field(lang)] = TEXT(analyzer=analyzer(lang), phrase=True, field_boost=SECTION_BOOST)
     return Schema(**fields)
 
 
@@ -195,7 +197,7 @@ def build(
         "passages": len(docs),
         "rulebooks": by_book,
         "seconds": round(seconds, 3),
-        "bytes": sum(f.stat().st_size for f in generation.iterdir()),
+        "bytes": sum(f.stat().st_size for f in generation.rglob("*") if f.is_file()),
     }
 
 
@@ -213,6 +215,8 @@ def _write_generation(index_dir: Path, corpus: Corpus, source_print: str, docs: 
                 progress(f"indexed {number}/{len(docs)} passages")
         writer.commit()
         ix.close()
+        progress("writing the tantivy index")
+        tantivy_index.write(generation / tantivy_index.FOLDER, (_document(p) for p in docs))
         progress("embedding passages and sentences")
         forms = names.name_forms({game["id"]: game for game in corpus.games})
         vectors.write(generation, docs, corpus.questions, lambda q: names.meant(q, forms))

@@ -25,12 +25,15 @@ def create_app(config: dict | None = None):
     from service.middleware import DeclaredLength
     from service import web
     from service.library import Library
+    from service.retrieval.retriever import backend as search_backend
 
     app = Flask(__name__)
     app.config.from_mapping(
         REFEREE_INDEX=os.environ.get("REFEREE_INDEX", str(DEFAULT_INDEX)),
         REFEREE_INDEX_CHECK_SECONDS=float(os.environ.get("REFEREE_INDEX_CHECK_SECONDS", "2")),
         REFEREE_LOG_LEVEL=os.environ.get("REFEREE_LOG_LEVEL", "info"),
+        # The search engine: whoosh (the default) or tantivy; both read the same index generation.
+        REFEREE_SEARCH_BACKEND=os.environ.get("REFEREE_SEARCH_BACKEND", "whoosh"),
         # Browser frontends on other origins: a comma-separated list, or * (without credentials).
         REFEREE_CORS_ORIGINS=os.environ.get("REFEREE_CORS_ORIGINS", "*"),
         MAX_CONTENT_LENGTH=256 * 1024,
@@ -55,10 +58,11 @@ def create_app(config: dict | None = None):
          origins="*" if wildcard else [o.strip() for o in origins.split(",") if o.strip()],
          send_wildcard=wildcard, supports_credentials=False, methods=["GET", "HEAD", "POST", "OPTIONS"],
          expose_headers=["X-Request-ID", "X-Referee-Index", "ETag"], max_age=600)
+    backend = search_backend(app.config["REFEREE_SEARCH_BACKEND"])  # an unknown one stops the start here
     detector = Detector()
     app.extensions["referee.librarian"] = Librarian(
         app.config["REFEREE_INDEX"],
-        open_library=lambda index_dir: Library(index_dir, detector=detector),
+        open_library=lambda index_dir: Library(index_dir, detector=detector, backend=backend),
         check_seconds=app.config["REFEREE_INDEX_CHECK_SECONDS"],
     )
 

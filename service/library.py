@@ -13,8 +13,6 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from whoosh import index as whoosh_index
-
 from indexer.analysis import terms, warm_up
 from indexer.build import hold, read_catalog, text_field
 from indexer.corpus import LANGS
@@ -23,7 +21,7 @@ from indexer.vectors import Vectors, embed
 from service.retrieval.plan import Planner, QueryPlan
 from service.retrieval.question import Question, Reader
 from service.retrieval.rank import Hit, Ranker, mark, question_embedding
-from service.retrieval.retriever import Found, Retriever, WhooshRetriever
+from service.retrieval.retriever import Found, Retriever, backend as search_backend, index_exists, open_retriever
 
 CANDIDATES = 40  # passages fetched from the retriever before the ranker's preferences
 NEAREST = 10  # and the passages answering the players' questions closest in meaning, when not among them
@@ -45,8 +43,10 @@ class SearchResult:
 class Library:
     """Games, rulebooks, passages and search over one built index."""
 
-    def __init__(self, index_dir: Path | str, detector=None, scorer=None):
-        """``scorer``: the ranker's, when not the one of service/retrieval/ranker.json (a refit)."""
+    def __init__(self, index_dir: Path | str, detector=None, scorer=None, backend: str | None = None):
+        """``scorer``: the ranker's, when not the one of service/retrieval/ranker.json (a refit);
+        ``backend``: whoosh or tantivy, by default $REFEREE_SEARCH_BACKEND (whoosh when unset)."""
+        self.backend = search_backend(backend)  # ValueError for an unknown one, before anything is opened
         index_dir = Path(index_dir)
         try:
             self._lease = hold(index_dir)
@@ -54,7 +54,7 @@ class Library:
             raise IndexMissing(f"no index at {index_dir}: run `make index` (python -m indexer)") from None
         generation = self._lease.path
         catalog = read_catalog(generation)
-        if catalog is None or not whoosh_index.exists_in(str(generation)):
+        if catalog is None or not index_exists(generation, self.backend):
             self._lease.release()
             raise IndexMissing(f"no index at {index_dir}: run `make index` (python -m indexer)")
         self.index_dir = index_dir
@@ -71,7 +71,7 @@ class Library:
         self._passages_in = Counter(p["lang"] for p in self.passages.values())
         self._rarity: dict[tuple[str, str], float] = {}
         self.terms = TermBase(catalog.get("concepts", []))
-        self.retriever: Retriever = WhooshRetriever(generation)
+        self.retriever: Retriever = open_retriever(generation, self.backend)
         self.ranker = Ranker(Vectors.load(generation), self.rarity, scorer, catalog.get("question_terms", {}))
         self.planner = Planner(self.terms, self.langs, catalog.get("dictionaries"))
         self.reader = Reader(self.games, self.terms, self.passages, self._in_corpus, detector, self.planner.translates,

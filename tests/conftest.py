@@ -31,6 +31,15 @@ def app(index_dir):
     return create_app({"REFEREE_INDEX": str(index_dir), "TESTING": True})
 
 
+@pytest.fixture(scope="module", params=["whoosh", "tantivy"])
+def app_of_each_backend(request, index_dir):
+    """The app once with each search backend (REFEREE_SEARCH_BACKEND), for the modules whose every
+    test should hold for both: they override ``app`` and ``library`` with it (tests/api/test_search.py)."""
+    app = create_app({"REFEREE_INDEX": str(index_dir), "REFEREE_SEARCH_BACKEND": request.param, "TESTING": True})
+    yield app
+    app.extensions["referee.librarian"].current().close()
+
+
 @pytest.fixture()
 def client(app):
     return app.test_client()

@@ -1,3 +1,17 @@
+import pytest
+
+
+# Every test here runs once with each search backend (whoosh, tantivy).
+@pytest.fixture(scope="module")
+def app(app_of_each_backend):
+    return app_of_each_backend
+
+
+@pytest.fixture(scope="module")
+def library(app):
+    return app.extensions["referee.librarian"].current()
+
+
 def search(client, **params):
     response = client.get("/v1/search", query_string=params)
     assert response.status_code == 200, response.get_data(as_text=True)
