@@ -5,7 +5,8 @@ adjudication latency; the web app's answer time in Chromium; what the chat and M
 Timings only; nothing here passes or fails. The questions are the dev questions in
 benchmarks/eval/search_dev.jsonl (or --questions FILE). The 100x corpus is 100 synthetic copies of
 every passage (ids suffixed), to see how search scales. `--only load` or `--only browser` runs one
-part alone, as do `--only adapters` and `--only profile` (where a search's time goes, stage by stage).
+part alone, as do `--only adapters`, `--only profile` (where a search's time goes, stage by stage)
+and `--only backends` (Whoosh against tantivy at 1x, 10x and 100x, against a bare Whoosh query).
 """
 
 from __future__ import annotations
@@ -170,6 +171,77 @@ def search_profile(cases, rounds: int) -> None:
         library.close()
 
 
+def bare_whoosh(library):
+    """The least a search engine does for a question: an OR of its analysed words over every
+    language's text field, the top 10, no game filter, no highlighting, no ranker."""
+    from whoosh import index as whoosh_index
+    from whoosh import query as Q
+
+    from indexer.analysis import terms
+    from indexer.build import hold, text_field
+    from indexer.corpus import LANGS
+
+    lease = hold(library.index_dir)
+    searcher = whoosh_index.open_dir(str(lease.path)).searcher()
+
+    def search(case):
+        words = [Q.Term(text_field(lang), stem) for lang in LANGS for stem in terms(lang, case.q)]
+        return [hit.docnum for hit in searcher.search(Q.Or(words), limit=10)]
+
+    def close():
+        searcher.close()
+        lease.release()
+
+    return search, close
+
+
+def backends(cases, rounds: int, scales=(1, 10, 100)) -> None:
+    """Library.search with each backend (REFEREE_SEARCH_BACKEND), each retriever alone on the same
+    plans (the 40 candidates), and a bare Whoosh query, at several copies of the corpus; each
+    p50 also as a multiple of the bare query's. Rounds: ``rounds`` at 1x, rounds / sqrt(copies) (at least 5) above."""
+    from service.language import Detector
+    from service.library import CANDIDATES, Library
+
+    detector = Detector()
+    print(f"Search backends ({len(cases)} questions, one at a time; {rounds} rounds at 1x, fewer with more copies); "
+          f"x: the p50 over the bare Whoosh query's (an OR of the question's words over the text fields, top 10)")
+    print("| corpus | passages | build | bare Whoosh p50 / p99 | Whoosh retriever p50 / p99 | tantivy retriever p50 / p99 "
+          "| search, Whoosh p50 / p99 | search, tantivy p50 / p99 |")
+    print("|---" * 8 + "|")
+    with tempfile.TemporaryDirectory() as tmp:
+        for times in scales:
+            label, repeat = f"{times}x", max(5, round(rounds / times ** 0.5)) if times > 1 else rounds
+            index = Path(tmp) / f"index-{label}"
+            report = build(index, DEFAULT_CORPUS, passages=copies(times) if times > 1 else None)
+            timings = {}
+            for backend in ("whoosh", "tantivy"):
+                library = Library(index, detector=detector, backend=backend)
+                if backend == "whoosh":
+                    bare, close_bare = bare_whoosh(library)
+                    timings["bare"] = time_searches(bare, cases, repeat)
+                    close_bare()
+                plans = {case.q: library.candidates(case.q, case.game)[:2] for case in cases}
+
+                def retrieve(case, library=library, plans=plans):
+                    question, plan = plans[case.q]
+                    return library.retriever.search(plan, question.game, CANDIDATES) if plan else []
+
+                timings[f"{backend} retriever"] = time_searches(retrieve, cases, repeat)
+                timings[f"{backend} search"] = time_searches(
+                    lambda c, library=library: library.search(c.q, game=c.game, limit=10), cases, repeat)
+                library.close()
+            base = percentile(timings["bare"], 50)
+
+            def cell(name):
+                samples = timings[name]
+                p50 = percentile(samples, 50)
+                return f"{ms(p50)} / {ms(percentile(samples, 99))} ({p50 / base:.1f}x)"
+
+            print(f"| {label} | {report['passages']} | {report['seconds']:.1f} s | {ms(base)} / {ms(percentile(timings['bare'], 99))} "
+                  f"| {cell('whoosh retriever')} | {cell('tantivy retriever')} | {cell('whoosh search')} | {cell('tantivy search')} |",
+                  flush=True)
+
+
 def _cases(engine, count: int) -> list[tuple[dict, dict]]:
     """(state, move) pairs met in seeded random play, legal moves and the worked (some illegal) ones."""
     import random
@@ -300,7 +372,7 @@ def main(argv=None) -> int:
     parser.add_argument("--scale", type=int, default=100, help="copies of the corpus for the large run")
     parser.add_argument("--load-seconds", type=float, default=30, help="length of the load test's mixed run")
     parser.add_argument("--clients", type=int, default=16, help="concurrent connections in the load test")
-    parser.add_argument("--only", choices=["load", "browser", "adapters", "profile"], help="run one part alone")
+    parser.add_argument("--only", choices=["load", "browser", "adapters", "profile", "backends"], help="run one part alone")
     args = parser.parse_args(argv)
     cases = load_cases(args.questions)
     if args.only == "load":
@@ -314,6 +386,9 @@ def main(argv=None) -> int:
         return 0
     if args.only == "profile":
         search_profile(cases, args.rounds)
+        return 0
+    if args.only == "backends":
+        backends(cases, args.rounds)
         return 0
     rows = []
 
@@ -349,6 +424,8 @@ def main(argv=None) -> int:
     browser_test(cases)
     print()
     search_profile(cases, max(2, args.rounds // 4))
+    print()
+    backends(cases, args.rounds)
     print()
     adapters(cases, max(2, args.rounds // 4))
     print()
