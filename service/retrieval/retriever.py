@@ -228,7 +228,8 @@ def backend(name: str | None = None) -> str:
 def index_exists(generation: Path, name: str | None = None) -> bool:
     """Whether the generation holds a complete index for the chosen backend."""
     if backend(name) == "tantivy":
-        return tantivy.Index.exists(str(Path(generation) / tantivy_index.FOLDER))
+        folder = Path(generation) / tantivy_index.FOLDER  # tantivy raises on a folder that is not there
+        return folder.is_dir() and tantivy.Index.exists(str(folder))
     return whoosh_index.exists_in(str(generation))
 
 

@@ -3,14 +3,15 @@ the plan's translation (phrases and their slop, quoted phrases, the game filter,
 fields and the indexed terms. tests/api/test_search.py and test_ask.py run whole with each backend."""
 
 import random
+import shutil
 import threading
 
 import pytest
 
 from indexer.build import section_field, text_field
-from indexer.tantivy_index import tokens
+from indexer.tantivy_index import FOLDER, tokens
 from service import create_app
-from service.library import Library
+from service.library import IndexMissing, Library
 from service.retrieval.plan import Facet, Form, QueryPlan
 from service.retrieval.retriever import TantivyRetriever, WhooshRetriever, backend
 
@@ -50,6 +51,14 @@ def test_an_unknown_backend_stops_the_start(index_dir, monkeypatch):
     monkeypatch.setenv("REFEREE_SEARCH_BACKEND", "elastic")
     with pytest.raises(ValueError, match="REFEREE_SEARCH_BACKEND"):
         Library(index_dir)
+
+
+def test_a_generation_without_its_tantivy_index_is_missing_for_tantivy_alone(index_dir, tmp_path):
+    older = tmp_path / "generation"  # as an index of format 5 was: Whoosh's files alone
+    shutil.copytree(index_dir.resolve(), older, ignore=shutil.ignore_patterns(FOLDER))
+    with pytest.raises(IndexMissing, match="make index"):
+        Library(older, backend="tantivy")
+    Library(older, backend="whoosh").close()
 
 
 def test_a_hit_carries_the_same_stored_fields_from_either_engine(engines):
