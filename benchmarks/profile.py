@@ -18,7 +18,7 @@ from service.retrieval import rank
 STAGES = (
     ("read the question", "reader", "read"),
     ("plan the query", "planner", "plan"),
-    ("retrieve (Whoosh)", "retriever", "search"),
+    ("retrieve", "retriever", "search"),
     ("nearest players' questions", "vectors", "nearest"),
     ("rank: traits", "ranker", "features"),
     ("rank: on-topic decision", "ranker", "on_topic"),
@@ -71,7 +71,7 @@ def stage_times(library, cases, rounds: int, cold: bool) -> tuple[dict[str, floa
 def profile(library, cases, rounds: int) -> None:
     warm, warm_total = stage_times(library, cases, rounds, cold=False)
     cold, cold_total = stage_times(library, cases, rounds, cold=True)
-    print(f"Where a search's time goes ({len(cases)} questions x {rounds}, in process, 1x): ms per search")
+    print(f"Where a search's time goes ({len(cases)} questions x {rounds}, in process, 1x, {library.backend}): ms per search")
     print("| stage | embeddings cached | cold |")
     print("|---|---|---|")
     for label in [s[0] for s in STAGES] + [ENCODER]:
