@@ -1,17 +1,7 @@
 import pytest
 
 from service import create_app
-
-
-# Every test here runs once with each search backend (whoosh, tantivy).
-@pytest.fixture(scope="module")
-def app(app_of_each_backend):
-    return app_of_each_backend
-
-
-@pytest.fixture(scope="module")
-def library(app):
-    return app.extensions["referee.librarian"].current()
+from tests.api.each_backend import app, library  # noqa: F401  (every test here runs with each search backend)
 
 
 def ask(client, **body):

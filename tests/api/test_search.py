@@ -1,15 +1,4 @@
-import pytest
-
-
-# Every test here runs once with each search backend (whoosh, tantivy).
-@pytest.fixture(scope="module")
-def app(app_of_each_backend):
-    return app_of_each_backend
-
-
-@pytest.fixture(scope="module")
-def library(app):
-    return app.extensions["referee.librarian"].current()
+from tests.api.each_backend import app, library  # noqa: F401  (every test here runs with each search backend)
 
 
 def search(client, **params):
