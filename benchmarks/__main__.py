@@ -39,16 +39,56 @@ def ms(seconds: float) -> str:
     return f"{seconds * 1000:.2f} ms"
 
 
-def time_searches(search, cases, rounds: int) -> list[float]:
+def time_searches(search, cases, rounds: int, before=None) -> list[float]:
+    """Each case searched ``rounds`` times, after a warm-up round; ``before()``, when given, runs
+    untimed before each search (``forgetting``: to make each a new question)."""
     for case in cases:  # warm up: caches, lazy loading
         search(case)
     samples = []
     for _ in range(rounds):
         for case in cases:
+            if before is not None:
+                before()
             started = time.perf_counter()
             search(case)
             samples.append(time.perf_counter() - started)
     return samples
+
+
+def time_once(search, cases) -> list[float]:
+    """Each case searched once, no warm-up: new questions to a server already warm."""
+    samples = []
+    for case in cases:
+        started = time.perf_counter()
+        search(case)
+        samples.append(time.perf_counter() - started)
+    return samples
+
+
+def forgetting(library):
+    """What makes the next search a new question's: the library's kept searches (a question asked
+    again is answered from them) and the question embeddings forgotten."""
+    from service.retrieval import rank
+
+    def forget():
+        library.forget()
+        rank.question_embedding.cache_clear()
+    return forget
+
+
+def new_questions(count: int, seed: int = 13) -> list:
+    """Up to ``count`` distinct questions from every evaluation file (on-topic and off), shuffled:
+    for what a question costs the first time a server meets it."""
+    import random
+
+    seen, pool = set(), []
+    for path in sorted((ROOT / "benchmarks" / "eval").glob("*.jsonl")):
+        for case in load_cases(path):
+            if (case.q, case.game) not in seen:
+                seen.add((case.q, case.game))
+                pool.append(case)
+    random.Random(seed).shuffle(pool)
+    return pool[:count]
 
 
 def copies(times: int):
@@ -98,8 +138,11 @@ def serving(index: Path):
         server.wait(timeout=30)
 
 
-def http_latency(index: Path, cases, rounds: int) -> tuple[list[float], list[float]]:
-    """Search and ask latencies over HTTP."""
+def http_latency(index: Path, cases, rounds: int) -> tuple[list[float], list[float], list[float]]:
+    """Search latencies over HTTP for new questions (each asked once, ``len(cases) * rounds`` of
+    new_questions) and for ``cases`` asked again, then ask latencies for new questions."""
+    fresh = new_questions(2 * len(cases) * rounds)
+    first, second = fresh[: len(fresh) // 2], fresh[len(fresh) // 2 :]
     with serving(index) as (session, base):
 
         def search(case):
@@ -112,7 +155,8 @@ def http_latency(index: Path, cases, rounds: int) -> tuple[list[float], list[flo
             body = {"question": case.q, "game": case.game} if case.game else {"question": case.q}
             session.post(f"{base}/v1/ask", json=body, timeout=10).raise_for_status()
 
-        return time_searches(search, cases, rounds), time_searches(ask, cases, rounds)
+        again = time_searches(search, cases, rounds)  # first: it warms the server up
+        return time_once(search, first), again, time_once(ask, second)
 
 
 def adapters(cases, rounds: int) -> None:
@@ -205,9 +249,11 @@ def backends(cases, rounds: int, scales=(1, 10, 100)) -> None:
     detector = Detector()
     print(f"Search backends ({len(cases)} questions, one at a time; {rounds} rounds at 1x, fewer with more copies); "
           f"x: the p50 over the bare Whoosh query's (an OR of the question's words over the text fields, top 10)")
+    print("search: a new question (the searches kept and the embeddings forgotten before each); again: the same question "
+          "asked again (answered from the searches kept)")
     print("| corpus | passages | build | bare Whoosh p50 / p99 | Whoosh retriever p50 / p99 | tantivy retriever p50 / p99 "
-          "| search, Whoosh p50 / p99 | search, tantivy p50 / p99 |")
-    print("|---" * 8 + "|")
+          "| search, Whoosh p50 / p99 | again, Whoosh | search, tantivy p50 / p99 | again, tantivy |")
+    print("|---" * 10 + "|")
     with tempfile.TemporaryDirectory() as tmp:
         for times in scales:
             label, repeat = f"{times}x", max(5, round(rounds / times ** 0.5)) if times > 1 else rounds
@@ -227,8 +273,12 @@ def backends(cases, rounds: int, scales=(1, 10, 100)) -> None:
                     return library.retriever.search(plan, question.game, CANDIDATES) if plan else []
 
                 timings[f"{backend} retriever"] = time_searches(retrieve, cases, repeat)
-                timings[f"{backend} search"] = time_searches(
-                    lambda c, library=library: library.search(c.q, game=c.game, limit=10), cases, repeat)
+
+                def search(c, library=library):
+                    return library.search(c.q, game=c.game, limit=10)
+
+                timings[f"{backend} search"] = time_searches(search, cases, repeat, forgetting(library))
+                timings[f"{backend} again"] = time_searches(search, cases, repeat)
                 library.close()
             base = percentile(timings["bare"], 50)
 
@@ -238,8 +288,8 @@ def backends(cases, rounds: int, scales=(1, 10, 100)) -> None:
                 return f"{ms(p50)} / {ms(percentile(samples, 99))} ({p50 / base:.1f}x)"
 
             print(f"| {label} | {report['passages']} | {report['seconds']:.1f} s | {ms(base)} / {ms(percentile(timings['bare'], 99))} "
-                  f"| {cell('whoosh retriever')} | {cell('tantivy retriever')} | {cell('whoosh search')} | {cell('tantivy search')} |",
-                  flush=True)
+                  f"| {cell('whoosh retriever')} | {cell('tantivy retriever')} | {cell('whoosh search')} | {cell('whoosh again')} "
+                  f"| {cell('tantivy search')} | {cell('tantivy again')} |", flush=True)
 
 
 def _cases(engine, count: int) -> list[tuple[dict, dict]]:
@@ -315,7 +365,8 @@ def load_test(cases, seconds: float, clients: int) -> None:
     from service.engines import ENGINES
 
     adjudications = [(game, state, move) for game, engine in ENGINES.items() for state, move in _cases(engine, 100)]
-    requests = Requests(cases, adjudications)
+    asked = {(case.q, case.game) for case in cases}
+    requests = Requests(cases, adjudications, [c for c in new_questions(10_000) if (c.q, c.game) not in asked])
     with tempfile.TemporaryDirectory() as tmp:
         index = Path(tmp) / "index"
         build(index, DEFAULT_CORPUS)
@@ -324,7 +375,7 @@ def load_test(cases, seconds: float, clients: int) -> None:
             saturate(port, requests, MIX, 3, clients)  # warm up both workers
             mixed = saturate(port, requests, MIX, seconds, clients)
             alone = {route: saturate(port, requests, [(route, 1)], max(5.0, seconds / 3), clients)
-                     for route in ("healthz", "search")}
+                     for route in ("healthz", "search", "new search")}
 
     def throughput(run, route=None) -> float:
         count = sum(len(s) for r, s in run["latencies"].items() if route in (None, r))
@@ -339,10 +390,11 @@ def load_test(cases, seconds: float, clients: int) -> None:
         errors = sum(n for r, n in mixed["errors"].items() if route in ("all", r))
         print(f"| {route} | {len(samples)} | {len(samples) / mixed['seconds']:.0f}/s | {ms(percentile(samples, 50))} "
               f"| {ms(percentile(samples, 95))} | {ms(percentile(samples, 99))} | {errors} |")
-    healthz, search = throughput(alone["healthz"]), throughput(alone["search"])
+    healthz, search, new = (throughput(alone[route]) for route in ("healthz", "search", "new search"))
     errors = sum(sum(run["errors"].values()) for run in alone.values())
-    print(f"Saturated alone: healthz {healthz:.0f}/s, search {search:.0f}/s; search is {search / healthz:.3f} "
-          f"of healthz's throughput ({errors} errors)")
+    print(f"Saturated alone: healthz {healthz:.0f}/s; search {search:.0f}/s over the {len(cases)} questions asked again "
+          f"and again ({search / healthz:.3f} of healthz's), {new:.0f}/s over questions each asked once "
+          f"({new / healthz:.3f}); {errors} errors")
 
 
 def browser_test(cases) -> None:
@@ -399,19 +451,23 @@ def main(argv=None) -> int:
                       for _ in range(3 if times == 1 else 1)]
             build_s = statistics.median(b["seconds"] for b in builds)
             library = Library(index, detector=Detector())
-            searches = time_searches(lambda c: library.search(c.q, game=c.game, limit=10), cases, rounds)
-            asks = time_searches(lambda c: ask(library, c.q, game=c.game), cases, rounds)
-            http_search, http_ask = http_latency(index, cases, rounds)
+            forget = forgetting(library)
+            searches = time_searches(lambda c: library.search(c.q, game=c.game, limit=10), cases, rounds, forget)
+            again = time_searches(lambda c: library.search(c.q, game=c.game, limit=10), cases, rounds)
+            asks = time_searches(lambda c: ask(library, c.q, game=c.game), cases, rounds, forget)
+            http_search, http_again, http_ask = http_latency(index, cases, rounds)
             rows.append((label, builds[0]["passages"], f"{build_s:.2f} s", f"{builds[0]['bytes'] / 2**20:.1f} MiB",
-                         ms(percentile(searches, 50)), ms(percentile(searches, 99)),
+                         ms(percentile(searches, 50)), ms(percentile(searches, 99)), ms(percentile(again, 50)),
                          ms(percentile(asks, 50)), ms(percentile(asks, 99)),
-                         ms(percentile(http_search, 50)), ms(percentile(http_search, 99)),
+                         ms(percentile(http_search, 50)), ms(percentile(http_search, 99)), ms(percentile(http_again, 50)),
                          ms(percentile(http_ask, 50)), ms(percentile(http_ask, 99))))
 
     print(f"{len(cases)} questions from {args.questions.name}; {os.cpu_count()} cores; Python {sys.version.split()[0]}")
-    print("| corpus | passages | build | index | search p50 | search p99 | ask p50 | ask p99 "
-          "| HTTP search p50 | HTTP search p99 | HTTP ask p50 | HTTP ask p99 |")
-    print("|---" * 12 + "|")
+    print("New questions (in process: the searches kept and the embeddings forgotten before each; over HTTP: "
+          "distinct questions of every evaluation file, each asked once); again: the same question asked again")
+    print("| corpus | passages | build | index | search p50 | search p99 | search again p50 | ask p50 | ask p99 "
+          "| HTTP search p50 | HTTP search p99 | HTTP search again p50 | HTTP ask p50 | HTTP ask p99 |")
+    print("|---" * 14 + "|")
     for row in rows:
         print("| " + " | ".join(str(c) for c in row) + " |")
     print()

@@ -9,6 +9,7 @@ the figures are a floor for what the server alone would do.
 from __future__ import annotations
 
 import http.client
+import itertools
 import json
 import random
 import threading
@@ -20,17 +21,21 @@ MIX = (("search", 4), ("ask", 3), ("adjudicate", 2), ("healthz", 1))
 
 
 class Requests:
-    """The requests of the mix, built once: real questions and real (state, move) pairs."""
+    """The requests of the mix, built once: real questions and real (state, move) pairs. ``new``:
+    questions for the route "new search", each sent once (none of ``questions``: the server has
+    not met them), in turn across the clients."""
 
-    def __init__(self, questions, adjudications):
+    def __init__(self, questions, adjudications, new=()):
         self.questions = questions
         self.adjudications = adjudications
+        self.new = list(new)
+        self._next_new = itertools.count()  # next() is atomic: no two clients send the same question
 
     def make(self, route: str, rng: random.Random) -> tuple[str, str, bytes | None]:
         if route == "healthz":
             return "GET", "/healthz", None
-        if route == "search":
-            case = rng.choice(self.questions)
+        if route in ("search", "new search"):
+            case = rng.choice(self.questions) if route == "search" else self.new[next(self._next_new) % len(self.new)]
             return "GET", "/v1/search?" + urlencode({"q": case.q, "limit": 10}), None
         if route == "ask":
             case = rng.choice(self.questions)

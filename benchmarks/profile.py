@@ -3,9 +3,9 @@
 Each stage of Library.search is wrapped with a timer: reading the question (language, spelling,
 game, concepts), planning the query, the retriever (Whoosh), the players' questions nearest in
 meaning, and the ranker (its traits, the trees, the on-topic decision); the sentence encoder, which
-embeds the question between the retriever and the nearest questions, is timed apart. Twice: with the question embeddings cached (as in the timing table,
-whose rounds repeat the questions) and cold (the cache cleared before each question, as a new
-question meets it).
+embeds the question between the retriever and the nearest questions, is timed apart. Each search
+is worked out (the searches the library keeps are forgotten before each), twice: with the question
+embeddings cached and cold (their cache cleared too, as a new question meets it).
 """
 
 from __future__ import annotations
@@ -56,6 +56,7 @@ def stage_times(library, cases, rounds: int, cold: bool) -> tuple[dict[str, floa
         started, searches = time.perf_counter(), 0
         for _ in range(rounds):
             for case in cases:
+                library.forget()  # never the search kept from the round before
                 if cold:
                     rank.question_embedding.cache_clear()
                 library.search(case.q, game=case.game, limit=10)

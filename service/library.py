@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from pathlib import Path
 
 from indexer.analysis import terms, warm_up
@@ -25,6 +26,12 @@ from service.retrieval.retriever import Found, Retriever, backend as search_back
 
 CANDIDATES = 40  # passages fetched from the retriever before the ranker's preferences
 NEAREST = 10  # and the passages answering the players' questions closest in meaning, when not among them
+# Searches kept, the latest asked: a question asked again (the same words, game, language and
+# limit) is answered from them. Tables ask the same things ("how many cards do I draw?"), a page
+# shows a search and then asks it, and a chat frontend sends the question again with each turn.
+# A search is a pure function of them and the generation, and each Library serves one generation, so
+# what is kept is never stale. About 20 KB a search.
+SEARCHES_KEPT = 1024
 
 __all__ = ["CANDIDATES", "Hit", "IndexMissing", "Library", "SearchResult", "mark"]
 
@@ -76,11 +83,13 @@ class Library:
         self.planner = Planner(self.terms, self.langs, catalog.get("dictionaries"))
         self.reader = Reader(self.games, self.terms, self.passages, self._in_corpus, detector, self.planner.translates,
                              self.ranker.asked_words.knows)
+        self._searched = lru_cache(maxsize=SEARCHES_KEPT)(self._search)
         warm_up()
         embed(["warm up"])  # load the sentence encoder now rather than on the first question
 
     def close(self) -> None:
         """Let go of the index and give up the lease: a later build may delete the generation."""
+        self.forget()
         self.retriever.close()
         self._lease.release()
 
@@ -103,8 +112,18 @@ class Library:
         """Rulebook passages of every language for a question in any language, best first.
 
         ``lang`` is the asker's language when known; otherwise it is detected from the question,
-        and ``hint`` (the client's Accept-Language) decides when the question cannot tell.
+        and ``hint`` (the client's Accept-Language) decides when the question cannot tell. A
+        question asked again is answered from the searches kept (SEARCHES_KEPT); each caller gets
+        its own result and question to change.
         """
+        kept = self._searched(q, game, limit, lang, hint)
+        return SearchResult(replace(kept.question), list(kept.hits), kept.on_topic)
+
+    def forget(self) -> None:
+        """Drop the searches kept: the next search of each question works it out again."""
+        self._searched.cache_clear()
+
+    def _search(self, q: str, game: str | None, limit: int, lang: str | None, hint: str | None) -> SearchResult:
         question, plan, found = self.candidates(q, game, lang, hint, max(limit, CANDIDATES))
         hits, on_topic = self.ranker.rank(found, plan, question, limit)
         return SearchResult(question, hits, on_topic)

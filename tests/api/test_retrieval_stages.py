@@ -199,3 +199,40 @@ def test_a_question_asking_what_follows_a_situation_is_told_from_one_asking_for_
     from service.retrieval.rank import _WHAT_NEXT
 
     assert bool(_WHAT_NEXT.search(question)) is asks
+
+
+def test_a_question_asked_again_is_answered_from_the_searches_kept(library, monkeypatch):
+    """The same question, game, language and limit: the same hits, and nothing searched again; a
+    caller changing its result leaves the kept one as it was."""
+    question = "combien de cartes en main au début ?"
+    first = library.search(question, game="mamma-mia", limit=5)
+    searched = []
+    monkeypatch.setattr(library, "candidates", lambda *args, **kwargs: searched.append(args) or 1 / 0)
+    again = library.search(question, game="mamma-mia", limit=5)
+    assert searched == []
+    assert [(h.id, h.score, h.confidence) for h in again.hits] == [(h.id, h.score, h.confidence) for h in first.hits]
+    assert again.on_topic == first.on_topic and again.question.lang == first.question.lang == "fr"
+    again.hits.clear()
+    again.question.game = None
+    kept = library.search(question, game="mamma-mia", limit=5)
+    assert [h.id for h in kept.hits] == [h.id for h in first.hits] and kept.question.game == "mamma-mia"
+
+
+def test_a_search_differing_in_game_language_hint_or_limit_is_its_own(library):
+    question = "wer gewinnt?"
+    game = library.search(question, game="moemmen", limit=3)
+    other_game = library.search(question, game="mamma", limit=3)
+    assert {h.game for h in game.hits} == {"moemmen"} and {h.game for h in other_game.hits} == {"mamma"}
+    assert len(library.search(question, game="moemmen", limit=1).hits) == 1
+    assert library.search("Mömmen", hint="fr").question.lang == "fr"
+    assert library.search("Mömmen", hint="de").question.lang == "de"
+
+
+def test_forgetting_the_searches_kept_works_a_question_out_again(library, monkeypatch):
+    library.search("how do I win Mömmen?")
+    library.forget()
+    searched = []
+    real = library.candidates
+    monkeypatch.setattr(library, "candidates", lambda *args, **kwargs: searched.append(args) or real(*args, **kwargs))
+    assert library.search("how do I win Mömmen?").hits
+    assert len(searched) == 1
