@@ -77,12 +77,15 @@ def forgetting(library):
 
 
 def new_questions(count: int, seed: int = 13) -> list:
-    """Up to ``count`` distinct questions from every evaluation file (on-topic and off), shuffled:
-    for what a question costs the first time a server meets it."""
+    """Up to ``count`` distinct questions from every evaluation file of single questions (on-topic
+    and off; not the follow-up conversations), shuffled: for what a question costs the first time a
+    server meets it."""
     import random
 
     seen, pool = set(), []
     for path in sorted((ROOT / "benchmarks" / "eval").glob("*.jsonl")):
+        if path.name == "followups.jsonl":
+            continue
         for case in load_cases(path):
             if (case.q, case.game) not in seen:
                 seen.add((case.q, case.game))

@@ -166,12 +166,13 @@ class Vectors:
         """For each passage of ``ids``: the cosine of the question with the passage whole, with its
         closest sentence, and the mean cosine with the CLOSE_QUESTIONS closest of the questions it
         answers (-1 when there is none)."""
-        rows = [self.row[i] for i in ids]
+        rows = np.array([self.row[i] for i in ids], dtype=np.intp)
         whole = self.passages[rows] @ self.adapt(question)
         asked, _ = self._asked(question)
-        in_sentences = _closest(lambda r: self.sentences[self.first[r] : self.first[r + 1]] @ question, rows)
-        in_questions = _closest(lambda r: asked[self.first_question[r] : self.first_question[r + 1]], rows,
-                                CLOSE_QUESTIONS)
+        said, begins = _segments(self.first, rows)
+        in_sentences = _closest(self.sentences[said] @ question, begins)
+        answering, begins = _segments(self.first_question, rows)
+        in_questions = _closest(asked[answering], begins, CLOSE_QUESTIONS)
         return whole, in_sentences, in_questions
 
     @cached_property
@@ -212,9 +213,16 @@ class Vectors:
         return self.sentences[self.first[row] : self.first[row + 1]] @ question
 
     @cached_property
-    def games(self) -> np.ndarray:
-        """The game of each row (a passage id is ``game.lang.section-anchor.n``)."""
-        return np.array([i.split(".", 1)[0] for i in self.ids])
+    def answering(self) -> np.ndarray:
+        """The rows of the passages that answer some players' question, in order."""
+        return np.flatnonzero(np.diff(self.first_question) > 0)
+
+    @cached_property
+    def answering_in(self) -> dict[str, np.ndarray]:
+        """For each game, the rows of its passages that answer some players' question (a passage
+        id is ``game.lang.section-anchor.n``)."""
+        games = np.array([self.ids[r].split(".", 1)[0] for r in self.answering])
+        return {game: self.answering[games == game] for game in np.unique(games)}
 
     def closest_asked(self, question: np.ndarray) -> np.ndarray:
         """For each passage row: the highest cosine of the question with the players' questions it
@@ -230,42 +238,55 @@ class Vectors:
         if last is not None and last[0] == key:
             return last[1], last[2]
         cosines = self.questions @ question
-        asked = np.diff(self.first_question) > 0  # passages with questions (a group of rows each)
         best = np.full(len(self.ids), -np.inf)
-        if asked.any():
-            best[asked] = np.maximum.reduceat(cosines, self.first_question[:-1][asked])
+        if len(self.answering):  # each answering passage's questions: a group of rows
+            best[self.answering] = np.maximum.reduceat(cosines, self.first_question[self.answering])
         self._last[0] = (key, cosines, best)
         return cosines, best
 
     def likest_question(self, question: np.ndarray, game: str | None = None) -> float:
         """The highest cosine of the question with any players' question (of ``game``'s passages
         when given; -1 when there is none): how like a rules question it is."""
-        best = self.closest_asked(question)
-        if game is not None:
-            best = best[self.games == game]
-        best = best[np.isfinite(best)]
+        best = self.closest_asked(question)[self.answering if game is None else self.answering_in.get(game, [])]
         return float(best.max()) if len(best) else -1.0
 
     def nearest(self, question: np.ndarray, limit: int, among: Callable[[str], bool]) -> list[str]:
         """The ``limit`` passages (of those ``among`` accepts) that answer the questions closest to
         this one, closest first."""
-        best = self.closest_asked(question)
+        best = self.closest_asked(question)[self.answering]
         nearest = []
-        for r in np.argsort(-best, kind="stable"):
-            if len(nearest) == limit or not np.isfinite(best[r]):
+        for r in self.answering[np.argsort(-best, kind="stable")]:
+            if len(nearest) == limit:
                 break
             if among(self.ids[r]):
                 nearest.append(self.ids[r])
         return nearest
 
 
-def _closest(cosines_of: Callable[[int], np.ndarray], rows: list[int], k: int = 1) -> np.ndarray:
-    """For each passage row: the mean of the ``k`` highest of its cosines (``cosines_of(row)``; all
-    of them when it has fewer; -1 when it has none: nothing is close)."""
-    def mean_of_closest(r: int) -> float:
-        cosines = cosines_of(r)
-        if not len(cosines):
-            return -1.0
-        return float(cosines.max()) if k == 1 else float(np.mean(np.sort(cosines)[-k:]))
+def _segments(first: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The rows ``first[r]`` to ``first[r + 1]`` of each of ``rows``, one passage after another, and
+    where each passage's begin among them (``len(rows) + 1`` offsets)."""
+    lengths = first[rows + 1] - first[rows]
+    begins = np.r_[0, np.cumsum(lengths)]
+    return np.repeat(first[rows] - begins[:-1], lengths) + np.arange(begins[-1]), begins
 
-    return np.array([mean_of_closest(r) for r in rows])
+
+def _closest(cosines: np.ndarray, begins: np.ndarray, k: int = 1) -> np.ndarray:
+    """For each passage: the mean of the ``k`` highest of its cosines (``cosines[begins[n] :
+    begins[n + 1]]``; all of them when it has fewer; -1 when it has none: nothing is close)."""
+    lengths = np.diff(begins)
+    closest = np.full(len(lengths), -1.0)
+    if not len(cosines):
+        return closest
+    # each passage's cosines in a row of their own, padded to the longest
+    padded = np.full((len(lengths), int(lengths.max())), -np.inf, dtype=cosines.dtype)
+    passage = np.repeat(np.arange(len(lengths)), lengths)
+    padded[passage, np.arange(len(cosines)) - begins[passage]] = cosines
+    full = lengths >= k
+    if k == 1:
+        closest[full] = padded[full].max(axis=1)
+    else:
+        closest[full] = np.sort(padded[full], axis=1)[:, -k:].sum(axis=1) / k
+    for n in np.flatnonzero(~full & (lengths > 0)):  # fewer than k: all of them
+        closest[n] = float(np.mean(cosines[begins[n] : begins[n + 1]]))
+    return closest

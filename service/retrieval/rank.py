@@ -433,17 +433,26 @@ def question_embedding(text: str) -> np.ndarray:
     return embed([text])[0]
 
 
-def _by_field(clause: list[Form]) -> dict[str, list[tuple[str, ...]]]:
+@dataclass(frozen=True)
+class _Forms:
+    """A clause's forms in one field: its words (one stem each) and its phrases (several)."""
+
+    words: frozenset[str]
+    phrases: tuple[tuple[str, ...], ...]
+
+
+def _by_field(clause: list[Form]) -> dict[str, _Forms]:
     """A clause's forms as the stems to find, by the field they are to be found in."""
     found: dict[str, list[tuple[str, ...]]] = {}
     for form in clause:
         found.setdefault(form.field, []).append(form.stems)
-    return found
+    return {name: _Forms(frozenset(f[0] for f in forms if len(f) == 1), tuple(f for f in forms if len(f) > 1))
+            for name, forms in found.items()}
 
 
-def _holds(forms: list[tuple[str, ...]] | None, stems: frozenset[str]) -> bool:
+def _holds(forms: _Forms | None, stems: frozenset[str]) -> bool:
     """Whether one of the forms has all its stems among ``stems``."""
-    return bool(forms) and any(all(s in stems for s in form) for form in forms)
+    return forms is not None and (not forms.words.isdisjoint(stems) or any(stems.issuperset(p) for p in forms.phrases))
 
 
 def _highlights(fields: dict, plan: QueryPlan) -> list[tuple[int, int]]:
