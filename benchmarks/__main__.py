@@ -36,7 +36,7 @@ def percentile(samples: list[float], p: float) -> float:
 
 
 def ms(seconds: float) -> str:
-    return f"{seconds * 1000:.2f} ms"
+    return f"{seconds * 1000:.2f} ms" if seconds >= 1e-4 else f"{seconds * 1e6:.0f} µs"
 
 
 def time_searches(search, cases, rounds: int, before=None) -> list[float]:
@@ -288,7 +288,7 @@ def backends(cases, rounds: int, scales=(1, 10, 100)) -> None:
             def cell(name):
                 samples = timings[name]
                 p50 = percentile(samples, 50)
-                return f"{ms(p50)} / {ms(percentile(samples, 99))} ({p50 / base:.1f}x)"
+                return f"{ms(p50)} / {ms(percentile(samples, 99))} ({p50 / base:.{1 if p50 >= 0.1 * base else 3}f}x)"
 
             print(f"| {label} | {report['passages']} | {report['seconds']:.1f} s | {ms(base)} / {ms(percentile(timings['bare'], 99))} "
                   f"| {cell('whoosh retriever')} | {cell('tantivy retriever')} | {cell('whoosh search')} | {cell('whoosh again')} "
