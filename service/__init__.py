@@ -32,8 +32,9 @@ def create_app(config: dict | None = None):
         REFEREE_INDEX=os.environ.get("REFEREE_INDEX", str(DEFAULT_INDEX)),
         REFEREE_INDEX_CHECK_SECONDS=float(os.environ.get("REFEREE_INDEX_CHECK_SECONDS", "2")),
         REFEREE_LOG_LEVEL=os.environ.get("REFEREE_LOG_LEVEL", "info"),
-        # The search engine: whoosh (the default) or tantivy; both read the same index generation.
-        REFEREE_SEARCH_BACKEND=os.environ.get("REFEREE_SEARCH_BACKEND", "whoosh"),
+        # The search engine, whoosh or tantivy (both read the same index generation); unset, the
+        # environment's, else whoosh (service.retrieval.retriever.backend).
+        REFEREE_SEARCH_BACKEND=None,
         # Browser frontends on other origins: a comma-separated list, or * (without credentials).
         REFEREE_CORS_ORIGINS=os.environ.get("REFEREE_CORS_ORIGINS", "*"),
         MAX_CONTENT_LENGTH=256 * 1024,

@@ -26,11 +26,12 @@ from service.retrieval.retriever import Found, Retriever, backend as search_back
 
 CANDIDATES = 40  # passages fetched from the retriever before the ranker's preferences
 NEAREST = 10  # and the passages answering the players' questions closest in meaning, when not among them
-# Searches kept, the latest asked: a question asked again (the same words, game, language and
-# limit) is answered from them. Tables ask the same things ("how many cards do I draw?"), a page
-# shows a search and then asks it, and a chat frontend sends the question again with each turn.
+# Searches kept, the latest asked: a question asked again (the same words, game, language,
+# Accept-Language hint and limit) is answered from them. Tables ask the same things ("how many cards do I draw?"), the
+# Rulebook tab searches as a player types, and the chat endpoint asks a conversation's earlier
+# questions again at each turn.
 # A search is a pure function of them and the generation, and each Library serves one generation, so
-# what is kept is never stale. About 20 KB a search.
+# what is kept is never stale. About 20 KB a search (measured: 19.6 MB for 1,024).
 SEARCHES_KEPT = 1024
 
 __all__ = ["CANDIDATES", "Hit", "IndexMissing", "Library", "SearchResult", "mark"]
@@ -113,8 +114,9 @@ class Library:
 
         ``lang`` is the asker's language when known; otherwise it is detected from the question,
         and ``hint`` (the client's Accept-Language) decides when the question cannot tell. A
-        question asked again is answered from the searches kept (SEARCHES_KEPT); each caller gets
-        its own result and question to change.
+        question asked again is answered from the searches kept (SEARCHES_KEPT). Each caller gets
+        its own result, list of hits and Question; the hits (frozen) and the Question's own lists
+        and sets are shared with the kept search, and are never to be changed.
         """
         kept = self._searched(q, game, limit, lang, hint)
         return SearchResult(replace(kept.question), list(kept.hits), kept.on_topic)
