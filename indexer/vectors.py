@@ -288,5 +288,5 @@ def _closest(cosines: np.ndarray, begins: np.ndarray, k: int = 1) -> np.ndarray:
     else:
         closest[full] = np.sort(padded[full], axis=1)[:, -k:].sum(axis=1) / k
     for n in np.flatnonzero(~full & (lengths > 0)):  # fewer than k: all of them
-        closest[n] = float(np.mean(cosines[begins[n] : begins[n + 1]]))
+        closest[n] = float(np.mean(np.sort(cosines[begins[n] : begins[n + 1]])))  # summed in the same order
     return closest

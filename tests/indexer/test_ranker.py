@@ -107,6 +107,28 @@ def test_a_passage_is_as_near_a_question_as_its_three_nearest_players_questions(
     assert asked == pytest.approx([(1.0 + 0.8 + 0.5) / 3, 0.0, -1.0])
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 7), min_size=1, max_size=12), st.integers(1, 6), st.randoms(use_true_random=False))
+def test_each_passages_closest_cosines_are_worked_out_together_as_one_at_a_time(lengths, k, rng):
+    """similarities reads every candidate's sentences and players' questions in one product and one
+    sort (indexer.vectors._segments, _closest): the same figures, to the bit, as one passage at a
+    time, in any order, for passages with none, fewer than k or many, a passage asked twice too."""
+    from indexer.vectors import _closest, _segments
+
+    first = np.r_[0, np.cumsum(lengths)].astype(np.int64)
+    cosines = np.array([rng.uniform(-1, 1) for _ in range(first[-1])], dtype=np.float32)
+    rows = np.array([rng.randrange(len(lengths)) for _ in range(rng.randrange(1, 2 * len(lengths) + 1))], dtype=np.intp)
+
+    def one_at_a_time(r: int) -> float:
+        mine = cosines[first[r] : first[r + 1]]
+        if not len(mine):
+            return -1.0
+        return float(mine.max()) if k == 1 else float(np.mean(np.sort(mine)[-k:]))
+
+    held, begins = _segments(first, rows)
+    assert list(_closest(cosines[held], begins, k)) == [one_at_a_time(r) for r in rows]
+
+
 def test_the_adapter_brings_each_players_question_nearest_the_passage_it_answers():
     """Two passages and questions that, as the encoder places them, lie nearer the wrong passage:
     after the fit, each is nearest its own; the fit is the same each time."""
