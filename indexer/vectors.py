@@ -265,7 +265,7 @@ class Vectors:
 
 def _segments(first: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The rows ``first[r]`` to ``first[r + 1]`` of each of ``rows``, one passage after another, and
-    where each passage's begin among them (``len(rows) + 1`` offsets)."""
+    where each passage's rows begin among them (``len(rows) + 1`` offsets, the last their count)."""
     lengths = first[rows + 1] - first[rows]
     begins = np.r_[0, np.cumsum(lengths)]
     return np.repeat(first[rows] - begins[:-1], lengths) + np.arange(begins[-1]), begins

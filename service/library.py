@@ -27,11 +27,11 @@ from service.retrieval.retriever import Found, Retriever, backend as search_back
 CANDIDATES = 40  # passages fetched from the retriever before the ranker's preferences
 NEAREST = 10  # and the passages answering the players' questions closest in meaning, when not among them
 # Searches kept, the latest asked: a question asked again (the same words, game, language,
-# Accept-Language hint and limit) is answered from them. Tables ask the same things ("how many cards do I draw?"), the
-# Rulebook tab searches as a player types, and the chat endpoint asks a conversation's earlier
-# questions again at each turn.
-# A search is a pure function of them and the generation, and each Library serves one generation, so
-# what is kept is never stale. About 20 KB a search (measured: 19.6 MB for 1,024).
+# Accept-Language hint and limit) is answered from them. Tables ask the same things ("how many
+# cards do I draw?"), the Rulebook tab searches as a player types, and the chat endpoint asks a
+# conversation's earlier questions again at each turn. A search is a pure function of those and the
+# index generation, and each Library serves one generation, so what is kept is never stale. About
+# 20 KB a search (measured: 19.6 MB for 1,024).
 SEARCHES_KEPT = 1024
 
 __all__ = ["CANDIDATES", "Hit", "IndexMissing", "Library", "SearchResult", "mark"]
