@@ -76,13 +76,13 @@ def forgetting(library):
     return forget
 
 
-def new_questions(count: int, seed: int = 13) -> list:
+def new_questions(count: int, asked=(), seed: int = 13) -> list:
     """Up to ``count`` distinct questions from every evaluation file of single questions (on-topic
-    and off; not the follow-up conversations), shuffled: for what a question costs the first time a
-    server meets it."""
+    and off; not the follow-up conversations), none of the cases ``asked``, shuffled: for what a
+    question costs the first time a server meets it."""
     import random
 
-    seen, pool = set(), []
+    seen, pool = {(case.q, case.game) for case in asked}, []
     for path in sorted((ROOT / "benchmarks" / "eval").glob("*.jsonl")):
         if path.name == "followups.jsonl":
             continue
@@ -144,7 +144,7 @@ def serving(index: Path):
 def http_latency(index: Path, cases, rounds: int) -> tuple[list[float], list[float], list[float]]:
     """Search latencies over HTTP for new questions (each asked once, ``len(cases) * rounds`` of
     new_questions) and for ``cases`` asked again, then ask latencies for new questions."""
-    fresh = new_questions(2 * len(cases) * rounds)
+    fresh = new_questions(2 * len(cases) * rounds, asked=cases)
     first, second = fresh[: len(fresh) // 2], fresh[len(fresh) // 2 :]
     with serving(index) as (session, base):
 
@@ -368,8 +368,7 @@ def load_test(cases, seconds: float, clients: int) -> None:
     from service.engines import ENGINES
 
     adjudications = [(game, state, move) for game, engine in ENGINES.items() for state, move in _cases(engine, 100)]
-    asked = {(case.q, case.game) for case in cases}
-    requests = Requests(cases, adjudications, [c for c in new_questions(10_000) if (c.q, c.game) not in asked])
+    requests = Requests(cases, adjudications, new_questions(10_000, asked=cases))
     with tempfile.TemporaryDirectory() as tmp:
         index = Path(tmp) / "index"
         build(index, DEFAULT_CORPUS)
