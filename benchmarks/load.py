@@ -28,7 +28,7 @@ class Requests:
     def __init__(self, questions, adjudications, new=()):
         self.questions = questions
         self.adjudications = adjudications
-        self.new = list(new)
+        self.new = list({case.q: case for case in new}.values())  # a search is sent without its game: one per question
         self._next_new = itertools.count()  # next() is atomic: no two clients send the same question
 
     def make(self, route: str, rng: random.Random) -> tuple[str, str, bytes | None]:

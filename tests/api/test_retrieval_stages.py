@@ -226,6 +226,8 @@ def test_a_search_differing_in_game_language_hint_or_limit_is_its_own(library):
     assert len(library.search(question, game="moemmen", limit=1).hits) == 1
     assert library.search("Mömmen", hint="fr").question.lang == "fr"
     assert library.search("Mömmen", hint="de").question.lang == "de"
+    assert library.search("Mömmen", lang="zh").question.lang == "zh"
+    assert library.search("Mömmen", lang="en").question.lang == "en"
 
 
 def test_forgetting_the_searches_kept_works_a_question_out_again(library, monkeypatch):

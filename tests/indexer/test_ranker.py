@@ -110,9 +110,10 @@ def test_a_passage_is_as_near_a_question_as_its_three_nearest_players_questions(
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.integers(0, 7), min_size=1, max_size=12), st.integers(1, 6), st.randoms(use_true_random=False))
 def test_each_passages_closest_cosines_are_worked_out_together_as_one_at_a_time(lengths, k, rng):
-    """similarities reads every candidate's sentences and players' questions in one product and one
-    sort (indexer.vectors._segments, _closest): the same figures, to the bit, as one passage at a
-    time, in any order, for passages with none, fewer than k or many, a passage asked twice too."""
+    """similarities takes every candidate's cosines (with its sentences, with its players'
+    questions) together, in one sort (indexer.vectors._segments, _closest): from the same cosines,
+    the same figures, to the bit, as one passage at a time, in any order, for passages with none,
+    fewer than k or many, a passage asked twice too."""
     from indexer.vectors import _closest, _segments
 
     first = np.r_[0, np.cumsum(lengths)].astype(np.int64)
@@ -127,6 +128,18 @@ def test_each_passages_closest_cosines_are_worked_out_together_as_one_at_a_time(
 
     held, begins = _segments(first, rows)
     assert list(_closest(cosines[held], begins, k)) == [one_at_a_time(r) for r in rows]
+
+
+def test_a_passages_figures_do_not_depend_on_the_other_candidates(index_dir):
+    """Its cosine with the question, its closest sentence and its closest players' questions are
+    the same, to the bit, searched alone or among any others."""
+    vectors = Vectors.load(index_dir.resolve())
+    question = embed(["Wer gewinnt bei Gleichstand?"])[0]
+    ids = vectors.ids[::7]
+    together = vectors.similarities(question, ids)
+    for k, passage in enumerate(ids):
+        alone = vectors.similarities(question, [passage])
+        assert [figure[0] for figure in alone] == [figure[k] for figure in together], passage
 
 
 def test_the_adapter_brings_each_players_question_nearest_the_passage_it_answers():
