@@ -40,9 +40,14 @@ class InvalidMove(ValueError):
         self.problem = problem
 
 
+def is_whole(value, low: int | None = None) -> bool:
+    """Whether ``value`` is a whole number (``low`` or more, when given); JSON's true and false are not."""
+    return isinstance(value, int) and not isinstance(value, bool) and (low is None or value >= low)
+
+
 def is_player(value, players: int) -> bool:
-    """Whether ``value`` is a player index (0 to players - 1); JSON's true and false are not."""
-    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < players
+    """Whether ``value`` is a player index (0 to players - 1)."""
+    return is_whole(value, 0) and value < players
 
 
 def player_index(value, players: int, field: str = "player") -> int:

@@ -66,6 +66,7 @@ from service.engines.base import (
     InvalidMove,
     InvalidState,
     is_player,
+    is_whole,
     load_rules,
     load_scoring,
     move_head,
@@ -1153,7 +1154,7 @@ def parse_move(state: dict, move: dict) -> dict:
     elif k == "end-turn":
         for deck in DECKS:
             taken = move.get(deck, 0)
-            if not isinstance(taken, int) or isinstance(taken, bool) or not 0 <= taken <= HAND_LIMIT:
+            if not is_whole(taken, 0) or taken > HAND_LIMIT:
                 raise InvalidMove(deck, f"the number of cards taken from the {deck} deck, 0 to {HAND_LIMIT}")
             out[deck] = taken
     elif k == "place":
@@ -1725,16 +1726,12 @@ CARD_KINDS = ("reference", "character", "secret", "city", "landmark", "schoolbus
               "substitute", "summary", "guests", "ingredient", "bus", "movement", "money")
 
 
-def _whole(v, low) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool) and v >= low
-
-
 def _printed_wrong(cid, card):
     """What a card's kind needs printed on it and is missing: (field, invariant) pairs."""
     k = card.get("kind")
     if k not in CARD_KINDS:
         yield "kind", f"one of {', '.join(CARD_KINDS)}"
-    elif k == "character" and (cid not in CHARACTERS or not _whole(card.get("age"), 0)):
+    elif k == "character" and (cid not in CHARACTERS or not is_whole(card.get("age"), 0)):
         yield "age", "a character card (grandpa ... son) with its printed age, a whole number"
     elif k in ("reference", "secret") and card.get("character") not in CHARACTERS:
         yield "character", f"one of {', '.join(CHARACTERS)}"
@@ -1742,13 +1739,13 @@ def _printed_wrong(cid, card):
         yield "face", "street or club"
     elif k == "landmark" and cid not in LANDMARKS:
         yield "kind", f"a landmark is one of {', '.join(LANDMARKS)}"
-    elif k in ("schoolbus", "traffic", "ingredient") and not _whole(card.get("cost"), 1):
+    elif k in ("schoolbus", "traffic", "ingredient") and not is_whole(card.get("cost"), 1):
         yield "cost", "the printed cost, 1 or more"
-    elif k == "ingredient" and not (isinstance(card.get("drawings"), list) and _whole(card.get("mother_in_law"), 0)):
+    elif k == "ingredient" and not (isinstance(card.get("drawings"), list) and is_whole(card.get("mother_in_law"), 0)):
         yield "drawings", "an ingredient's drawings and its Mother-in-Law number (0: none)"
-    elif k in ("movement", "money") and not _whole(card.get("value"), 1):
+    elif k in ("movement", "money") and not is_whole(card.get("value"), 1):
         yield "value", "a game card's printed value, 1 or more"
-    elif k == "guests" and not _whole(-card.get("value", 1), 0):
+    elif k == "guests" and not (is_whole(card.get("value")) and card["value"] <= 0):
         yield "value", "a Guests card's negative vp"
     elif k == "bus" and card.get("number") not in BUS_NUMBERS:
         yield "number", f"one of {', '.join(BUS_NUMBERS)}"

@@ -28,6 +28,7 @@ from service.engines.base import (
     InvalidMove,
     InvalidState,
     is_player,
+    is_whole,
     move_head,
     load_rules,
     nothing,
@@ -417,7 +418,7 @@ def _counts(value, path: str) -> dict:
     for kind, n in value.items():
         if kind not in INGREDIENTS:
             raise InvalidMove(f"{path}.{kind}", f"unknown ingredient; one of {', '.join(INGREDIENTS)}")
-        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+        if not is_whole(n, 0):
             raise InvalidMove(f"{path}.{kind}", "must be a whole number, 0 or more")
         if n:
             out[kind] = n
@@ -444,7 +445,7 @@ def parse_move(state: dict, move: dict) -> dict:
         if not isinstance(draw, dict) or any(k not in PILES for k in draw):
             raise InvalidMove("draw", "must map kitchen and/or server_pile to the number of cards drawn")
         for k, n in draw.items():
-            if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+            if not is_whole(n, 0):
                 raise InvalidMove(f"draw.{k}", "must be a whole number, 0 or more")
         out["draw"] = dict(draw)
         if _hand_after(state, out) >= HAND_SIZE:  # a hand that needs no card: drawing 0 is no draw

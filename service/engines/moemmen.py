@@ -40,6 +40,7 @@ from service.engines.base import (
     InvalidMove,
     InvalidState,
     is_player,
+    is_whole,
     move_head,
     load_rules,
     nothing,
@@ -331,7 +332,7 @@ class Moemmen(BaseEngine):
             if c["kind"] in ("plus", "minus") and not isinstance(c.get("colour"), str):
                 raise InvalidState(f"cards.{cid}.colour", "plus and minus cards have a colour")
             value = c.get("value")
-            if not isinstance(value, int) or isinstance(value, bool):
+            if not is_whole(value):
                 raise InvalidState(f"cards.{cid}.value", "a whole number")
             if c["kind"] == "plus" and value < 1 or c["kind"] == "minus" and value > -1:
                 raise InvalidState(f"cards.{cid}.value", "plus cards are worth 1 or more, minus cards -1 or less")
