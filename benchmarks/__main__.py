@@ -39,10 +39,11 @@ def ms(seconds: float) -> str:
     return f"{seconds * 1000:.2f} ms" if seconds >= 1e-4 else f"{seconds * 1e6:.0f} µs"
 
 
-def time_searches(search, cases, rounds: int, before=None) -> list[float]:
-    """Each case searched ``rounds`` times, after a warm-up round; ``before()``, when given, runs
-    untimed before each search (``forgetting``: to make each a new question)."""
-    for case in cases:  # warm up: caches, lazy loading
+def time_searches(search, cases, rounds: int, before=None, warm_up: bool = True) -> list[float]:
+    """Each case searched ``rounds`` times, after a warm-up round unless ``warm_up`` is false (new
+    questions to a server already warm); ``before()``, when given, runs untimed before each search
+    (``forgetting``: to make each a new question)."""
+    for case in cases if warm_up else ():  # caches, lazy loading
         search(case)
     samples = []
     for _ in range(rounds):
@@ -52,16 +53,6 @@ def time_searches(search, cases, rounds: int, before=None) -> list[float]:
             started = time.perf_counter()
             search(case)
             samples.append(time.perf_counter() - started)
-    return samples
-
-
-def time_once(search, cases) -> list[float]:
-    """Each case searched once, no warm-up: new questions to a server already warm."""
-    samples = []
-    for case in cases:
-        started = time.perf_counter()
-        search(case)
-        samples.append(time.perf_counter() - started)
     return samples
 
 
@@ -159,7 +150,7 @@ def http_latency(index: Path, cases, rounds: int) -> tuple[list[float], list[flo
             session.post(f"{base}/v1/ask", json=body, timeout=10).raise_for_status()
 
         again = time_searches(search, cases, rounds)  # first: it warms the server up
-        return time_once(search, first), again, time_once(ask, second)
+        return time_searches(search, first, 1, warm_up=False), again, time_searches(ask, second, 1, warm_up=False)
 
 
 def adapters(cases, rounds: int) -> None:
