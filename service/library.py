@@ -150,12 +150,16 @@ class Library:
 
     def rarity(self, lang: str, stem: str) -> float:
         """How telling a stem is in its language's passages: log(1 + passages / (1 + passages
-        holding it)); "égalité" says more than "carte"."""
+        holding it)); "égalité" says more than "carte". Kept only for stems some passage holds, so
+        that the words askers make up cannot fill the memory."""
         key = (lang, stem)
-        if key not in self._rarity:
+        rarity = self._rarity.get(key)
+        if rarity is None:
             held = self.retriever.doc_frequency(text_field(lang), stem)
-            self._rarity[key] = math.log(1 + self._passages_in[lang] / (1 + held))
-        return self._rarity[key]
+            rarity = math.log(1 + self._passages_in[lang] / (1 + held))
+            if held:
+                self._rarity[key] = rarity
+        return rarity
 
     def _in_corpus(self, word: str) -> bool:
         """Whether a word, read in any language, stands in some passage."""

@@ -147,12 +147,16 @@ class TantivyRetriever:
         self._idfs: dict[tuple[str, str], tuple[float, float]] = {}
 
     def _idf(self, fieldname: str, stem: str) -> tuple[float, float]:
-        """(Whoosh's idf, tantivy's) of a stem: log(N / (df + 1)) + 1 and log(1 + (N - df + .5) / (df + .5))."""
+        """(Whoosh's idf, tantivy's) of a stem: log(N / (df + 1)) + 1 and log(1 + (N - df + .5) / (df + .5)).
+        Kept only for stems some passage holds, so that the words askers make up cannot fill the memory."""
         key = (fieldname, stem)
-        if key not in self._idfs:
+        idfs = self._idfs.get(key)
+        if idfs is None:
             held, count = self.doc_frequency(fieldname, stem), self._count
-            self._idfs[key] = (math.log(count / (held + 1)) + 1, math.log(1 + (count - held + 0.5) / (held + 0.5)))
-        return self._idfs[key]
+            idfs = (math.log(count / (held + 1)) + 1, math.log(1 + (count - held + 0.5) / (held + 0.5)))
+            if held:
+                self._idfs[key] = idfs
+        return idfs
 
     def _form(self, form: Form) -> tantivy.Query:
         stems, slop = form.stems, max(1, form.slop)

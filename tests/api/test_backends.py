@@ -2,6 +2,7 @@
 the plan's translation (phrases and their slop, quoted phrases, the game filter, facets), the stored
 fields and the indexed terms. tests/api/test_search.py and test_ask.py run whole with each backend."""
 
+import math
 import random
 import shutil
 import threading
@@ -190,3 +191,18 @@ def test_concurrent_searches_share_the_tantivy_searcher(engines):
     for thread in threads:
         thread.join()
     assert not failures
+
+
+def test_made_up_words_are_weighed_but_not_remembered(engines, library):
+    """A server meets words no rulebook holds without end: weighing them must not grow its memory."""
+    _, tantivy = engines
+    made_up = ["".join(random.Random(n).choices("bcdfghjklmnpqrstvwxz", k=12)) for n in range(200)]
+    rarities, idfs = dict(library._rarity), dict(tantivy._idfs)
+    for word in made_up:
+        assert library.rarity("en", word) == pytest.approx(math.log(1 + library._passages_in["en"]))
+        assert tantivy.search(QueryPlan(clauses=[[Form("t_en", (word,))]]), None, 10) == []
+    assert library._rarity == rarities and tantivy._idfs == idfs
+    assert library.rarity("en", "card") < library.rarity("en", made_up[0])
+    assert ("en", "card") in library._rarity
+    tantivy.search(QueryPlan(clauses=[[Form("t_en", ("card",))]]), None, 10)
+    assert ("t_en", "card") in tantivy._idfs
