@@ -72,9 +72,10 @@ def schema() -> Schema:
     return Schema(**fields)
 
 
-def source_fingerprint(corpus_dir: Path) -> str:
-    """Changes whenever the corpus or the indexing code changes."""
-    return fingerprint(corpus_dir, Path(__file__).resolve().parent) + f":{FORMAT}"
+def source_fingerprint(corpus_dir: Path, library: Path | None = None) -> str:
+    """Changes whenever the corpus, the added rulebooks or the indexing code changes."""
+    roots = [corpus_dir, Path(__file__).resolve().parent] + ([library] if library is not None else [])
+    return fingerprint(*roots) + f":{FORMAT}"
 
 
 _NUMBER = re.compile(
@@ -159,10 +160,12 @@ def read_catalog(index_dir: Path | str) -> dict | None:
         return None
 
 
-def is_stale(index_dir: Path | str = DEFAULT_INDEX, corpus_dir: Path | str = DEFAULT_CORPUS) -> bool:
-    """True when the index is missing, incomplete, or built from another corpus or indexer."""
+def is_stale(index_dir: Path | str = DEFAULT_INDEX, corpus_dir: Path | str = DEFAULT_CORPUS,
+             library: Path | str | None = None) -> bool:
+    """True when the index is missing, incomplete, or built from another corpus, library or indexer."""
     built = read_catalog(index_dir)
-    return built is None or built.get("fingerprint") != source_fingerprint(Path(corpus_dir))
+    return built is None or built.get("fingerprint") != source_fingerprint(
+        Path(corpus_dir), Path(library) if library is not None else None)
 
 
 def build(
@@ -170,16 +173,19 @@ def build(
     corpus_dir: Path | str = DEFAULT_CORPUS,
     passages: Callable[[Corpus], Iterable[Passage]] | None = None,
     progress: Callable[[str], None] = lambda message: None,
+    library: Path | str | None = None,
 ) -> dict:
-    """Build the index for ``corpus_dir`` and swap it in at ``index_dir``; return a report.
+    """Build the index for ``corpus_dir`` (and the rulebooks tables added, in ``library``: see
+    indexer.added) and swap it in at ``index_dir``; return a report.
 
     ``passages`` may replace the corpus's own passages (the benchmarks index synthetic copies).
     """
     started = time.perf_counter()
     index_dir = Path(index_dir)
     corpus_dir = Path(corpus_dir)
-    corpus = load_corpus(corpus_dir)
-    source_print = source_fingerprint(corpus_dir)
+    library = Path(library) if library is not None else None
+    corpus = load_corpus(corpus_dir, library)
+    source_print = source_fingerprint(corpus_dir, library)
     docs = list(passages(corpus) if passages else (p for b in corpus.rulebooks for p in b.passages))
 
     index_dir.parent.mkdir(parents=True, exist_ok=True)
@@ -219,7 +225,8 @@ def _write_generation(index_dir: Path, corpus: Corpus, source_print: str, docs: 
         tantivy_index.write(generation / tantivy_index.FOLDER, (_document(p) for p in docs))
         progress("embedding passages and sentences")
         forms = names.name_forms({game["id"]: game for game in corpus.games})
-        vectors.write(generation, docs, corpus.questions, lambda q: names.meant(q, forms))
+        vectors.write(generation, docs, corpus.questions, lambda q: names.meant(q, forms),
+                      cache=index_dir.parent / f".{index_dir.name}.embeddings", progress=progress)
         (generation / CATALOG).write_text(
             json.dumps(catalog(corpus, source_print), ensure_ascii=False), encoding="utf-8"
         )

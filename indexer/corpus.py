@@ -9,7 +9,11 @@ The rulebook Markdown is plain text with a little structure added (README.md, "A
   ``.editorial`` marks a heading that Referee added where the source has none;
 * fenced divs ``::: kind`` ... ``:::`` giving their blocks another kind;
 * blocks separated by blank lines. One block is one passage: a paragraph, or a list with its
-  lead-in. The lines of a block are kept as they are, joined by newlines.
+  lead-in. The lines of a block are kept as they are, joined by newlines;
+* ``<!-- page N -->`` on a line of its own: the lines below it are printed on page N, and a
+  passage is on the page of its first line (a PDF's
+  rulebook, indexer.reading); a text line that would read as markup starts with a backslash, which
+  is not part of the text.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ KINDS = ("rule", "faq", "tip", "example", "note", "about")
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*\{([^}]*)\}\s*$")
 _FENCE_OPEN = re.compile(r"^:::\s*\{?\.?([a-z]+)\}?\s*$")
 _ANCHOR = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+_PAGE = re.compile(r"^<!--\s*page\s+(\d{1,5})\s*-->$")
 
 
 class CorpusError(ValueError):
@@ -47,6 +52,7 @@ class Passage:
     kind: str
     text: str
     order: int
+    page: int | None = None  # the page it is printed on, in a rulebook with pages
 
 
 @dataclass
@@ -121,6 +127,8 @@ def parse_rulebook(text: str, where: str = "<rulebook>") -> Rulebook:
     fence_kind: str | None = None
     block: list[str] = []
     order = 0
+    page: int | None = None  # the page the lines below are on
+    block_page: int | None = None  # the page the block's first line is on
 
     def flush(line_no: int) -> None:
         nonlocal order
@@ -142,6 +150,7 @@ def parse_rulebook(text: str, where: str = "<rulebook>") -> Rulebook:
                 kind=fence_kind or section.kind,
                 text="\n".join(block),
                 order=order,
+                page=block_page,
             )
         )
         block.clear()
@@ -151,7 +160,13 @@ def parse_rulebook(text: str, where: str = "<rulebook>") -> Rulebook:
         line = raw.rstrip()
         at = f"{where}:{number}"
         heading = _HEADING.match(line)
-        if heading and fence_kind is None:
+        marker = _PAGE.match(line.strip())
+        if marker:  # a passage is on the page its first line is on: a list may go on over the page
+            page = int(marker.group(1))
+        elif line.startswith("\\"):
+            block_page = page if not block else block_page
+            block.append(line[1:])
+        elif heading and fence_kind is None:
             flush(number)
             level = len(heading.group(1))
             anchor, kind, editorial = _parse_attributes(heading.group(3), at)
@@ -187,6 +202,7 @@ def parse_rulebook(text: str, where: str = "<rulebook>") -> Rulebook:
         elif not line.strip():
             flush(number)
         else:
+            block_page = page if not block else block_page
             block.append(line)
     flush(len(lines))
     if fence_kind is not None:
@@ -212,15 +228,31 @@ class Corpus:
         return None
 
 
-def load_corpus(root: Path | str) -> Corpus:
-    """Load games.yaml, every rulebook it lists, and disagreements.yaml; check them against each other."""
+def load_corpus(root: Path | str, library: Path | str | None = None) -> Corpus:
+    """Load games.yaml, every rulebook it lists, and disagreements.yaml; check them against each
+    other. ``library``: a folder of rulebooks tables added (indexer.added), laid out as the corpus
+    is, whose games join the corpus's (a shipped game's added rulebook joins its rulebooks)."""
     root = Path(root)
     games_doc = yaml.safe_load((root / "games.yaml").read_text(encoding="utf-8"))
-    games = games_doc["games"]
+    games = [dict(game, rulebooks=list(game.get("rulebooks", []))) for game in games_doc["games"]]
+    folders = {game["id"]: {entry["lang"]: root for entry in game["rulebooks"]} for game in games}
+    if library is not None and (Path(library) / "games.yaml").exists():
+        added = yaml.safe_load((Path(library) / "games.yaml").read_text(encoding="utf-8")) or {}
+        by_id = {game["id"]: game for game in games}
+        for entry in added.get("games") or []:
+            game = by_id.get(entry["id"])
+            if game is None:
+                game = by_id[entry["id"]] = dict(entry, rulebooks=[])
+                games.append(game)
+                folders[entry["id"]] = {}
+            for book in entry.get("rulebooks", []):
+                if book["lang"] not in folders[entry["id"]]:
+                    game["rulebooks"].append(dict(book, added=str(book.get("added", True))))
+                    folders[entry["id"]][book["lang"]] = Path(library)
     rulebooks = []
     for game in games:
         for entry in game.get("rulebooks", []):
-            path = root / game["id"] / f"{entry['lang']}.md"
+            path = folders[game["id"]][entry["lang"]] / game["id"] / f"{entry['lang']}.md"
             book = parse_rulebook(path.read_text(encoding="utf-8"), str(path))
             if (book.game, book.lang) != (game["id"], entry["lang"]):
                 raise CorpusError(f"{path}: front matter says {book.game}/{book.lang}")
@@ -295,11 +327,13 @@ def player_counts(game: str, root: Path | str | None = None) -> tuple[int, int]:
 
 
 def fingerprint(*roots: Path | str) -> str:
-    """A hash of every file under the given folders: the index is stale when it changes."""
+    """A hash of every file under the given folders (a missing one has none; files whose names
+    begin with a dot are left out): the index is stale when it changes."""
     digest = hashlib.sha256()
     for root in roots:
         root = Path(root)
-        for path in sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+        for path in sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts
+                           and not p.name.startswith(".")):
             digest.update(str(path.relative_to(root)).encode())
             digest.update(b"\0")
             digest.update(path.read_bytes())

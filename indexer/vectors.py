@@ -24,6 +24,7 @@ whole is the one that answers for 0.77 of them through the adapter, against 0.40
 
 from __future__ import annotations
 
+import hashlib
 import os
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
@@ -81,33 +82,90 @@ def headed(section_path: Iterable[str], text: str) -> str:
 
 
 def write(generation: Path, docs: list[Passage], questions: dict[str, dict[str, tuple[str, ...]]],
-          meant: Callable[[str], str] = lambda q: q) -> None:
+          meant: Callable[[str], str] = lambda q: q, cache: Path | None = None,
+          progress: Callable[[str], None] = lambda message: None) -> None:
     """Embed every passage (whole, each of its sentences, the questions it answers) into the
     generation's vectors file; a players' question as ``meant`` reads it (indexer.names.meant:
-    without the game names that only route it, as the service reads an asker's)."""
+    without the game names that only route it, as the service reads an asker's). ``cache``: a
+    file of the embeddings of earlier builds, by text, so that a build embeds only what is new
+    (adding one rulebook embeds its passages, not the corpus again)."""
     lines, first, asked, first_asked = [], [0], [], [0]
     for p in docs:
         lines += [p.text[start:end] for start, end in sentences(p.text)]
         first.append(len(lines))
         asked += [meant(q) for by_lang in questions.get(p.id, {}).values() for q in by_lang]
         first_asked.append(len(asked))
-    passages, answering = embed([headed(p.section_path, p.text) for p in docs]), embed(asked)
+    wholes = [headed(p.section_path, p.text) for p in docs]
+    known = EmbeddingCache(cache)
+    embedded = known.embed(wholes + lines + asked, progress)
+    known.save()
+    passages = embedded[: len(wholes)]
+    said = embedded[len(wholes) : len(wholes) + len(lines)]
+    answering = embedded[len(wholes) + len(lines) :]
     # The adapter weighs each question against the passages that have players' questions only. Its cost
     # grows with questions x those passages: passages without questions (make bench's 100 copies of the
-    # corpus) add nothing to it.
+    # corpus, rulebooks tables added) add nothing to it.
     counts = np.diff(first_asked)
     with_questions = np.flatnonzero(counts)
+    progress("fitting the adapter")
     np.savez(
         generation / VECTORS,
         ids=np.array([p.id for p in docs]),
         passages=passages,
-        sentences=embed(lines),
+        sentences=said,
         first=np.array(first, dtype=np.int64),
         questions=answering,
         first_question=np.array(first_asked, dtype=np.int64),
         adapter=fit_adapter(answering, passages[with_questions],
                             np.repeat(np.arange(len(with_questions)), counts[with_questions])),
     )
+
+
+class EmbeddingCache:
+    """The embeddings of earlier builds by the hash of their text, kept in one file beside the
+    index link; a build keeps only the texts it embedded (so the file does not grow with what was
+    removed). Without a file, everything is embedded."""
+
+    BATCH = 256  # texts embedded at a time, between progress reports
+
+    def __init__(self, path: Path | None):
+        self.path = path
+        self.known: dict[bytes, np.ndarray] = {}
+        self.used: dict[bytes, np.ndarray] = {}
+        if path is not None and path.exists():
+            try:
+                with np.load(path) as data:
+                    self.known = dict(zip((bytes(k) for k in data["keys"]), data["vectors"]))
+            except (OSError, ValueError, KeyError):  # a damaged cache is only a slower build
+                self.known = {}
+
+    @staticmethod
+    def key(text: str) -> bytes:
+        return hashlib.sha1(text.encode("utf-8")).digest()
+
+    def embed(self, texts: list[str], progress: Callable[[str], None] = lambda message: None) -> np.ndarray:
+        keys = [self.key(text) for text in texts]
+        missing = list({key: text for key, text in zip(keys, texts) if key not in self.known}.items())
+        if missing:
+            progress(f"embedding {len(missing):,} new texts ({len(texts) - len(missing):,} known)")
+        for start in range(0, len(missing), self.BATCH):
+            batch = missing[start : start + self.BATCH]
+            for (key, _), vector in zip(batch, embed([text for _, text in batch])):
+                self.known[key] = vector
+            if len(missing) > self.BATCH:
+                progress(f"embedded {min(start + self.BATCH, len(missing)):,}/{len(missing):,}")
+        for key in keys:
+            self.used[key] = self.known[key]
+        if not texts:
+            return np.zeros((0, 512), dtype=np.float32)
+        return np.stack([self.known[key] for key in keys]).astype(np.float32)
+
+    def save(self) -> None:
+        if self.path is None or not self.used:
+            return
+        partial = self.path.with_name(self.path.name + ".partial.npz")
+        np.savez(partial, keys=np.array(list(self.used), dtype="S20"), vectors=np.stack(list(self.used.values())))
+        os.replace(partial, self.path)
 
 
 def fit_adapter(questions: np.ndarray, passages: np.ndarray, answered: np.ndarray) -> np.ndarray:

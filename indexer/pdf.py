@@ -1,0 +1,440 @@
+"""A printed rulebook's PDF as the blocks a reader sees: headings, paragraphs, list items and tables,
+each with its page, in reading order.
+
+Rulebooks are printed in two or three columns, with a running header and page numbers; plain text
+extraction reads across the columns and keeps the furniture. Here each page's words (pdfplumber,
+MIT, on pdfminer.six, MIT: both maintained, pure Python, and they give every word's box, font and
+size; PyMuPDF would be faster but is AGPL) are read as a layout:
+
+* columns: the vertical strips of the page that no line of text crosses (gutters); a line that
+  crosses one (a title over both columns) ends the columns above it, which are read one after
+  another before it;
+* furniture: lines in the top and bottom margins that repeat on other pages (digits aside) or are
+  only a page number, left out;
+* headings: lines set larger than the body text, or bold throughout and short; the sizes, largest
+  first, give the levels;
+* paragraphs: a gap between lines larger than the leading ends one; a word split by a hyphen at
+  the end of a line is joined ("Uhr-" + "zeigersinn"), a hyphen before a capital is kept
+  ("Joker-" + "Karte");
+* lists: lines that begin with a bullet or a number; tables (ruled): their rows, cells joined by
+  " | ".
+
+A PDF without a text layer (a scan), an encrypted one or one pdfminer cannot parse raises
+``Unreadable`` with a message for the person who sent it.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from statistics import median
+from typing import Callable
+
+MARGIN = 0.08  # the top and bottom share of a page where running headers and footers stand
+GUTTER_MIN = 5.0  # points: the narrowest gap between columns
+GUTTER_SHARE = 0.5  # a strip is a gutter when at most this share of the rows crossing the text beside it cross it
+SPACE = 0.12  # of the type size: a narrower gap between two words is none (a change of font)
+MIN_COLUMN = 0.2  # of the text's width: a narrower column is not one
+GUTTER_REACH = 80  # points: how far beside a strip its text is looked for
+WORD_SPACE = 0.8  # of the type size: a wider gap between two words of a row is not a word space
+PARAGRAPH_GAP = 1.2  # of the leading: a wider step from one line to the next begins a paragraph
+HEADING_SIZE = 1.12  # a line this much larger than the body text is a heading
+MAX_HEADING_CHARS = 120
+
+BULLET = re.compile(r"^(?:[•●▪◦‣■□∙·\-–—*✓➢►▶]|\d{1,2}[.)]|[a-z]\))(?=\s|$)")
+PAGE_NUMBER = re.compile(
+    r"^\W*(?:seite|page|pag\.|p\.|s\.|第)?\s*\d{1,4}(?:\s*(?:/|of|von|sur|de)\s*\d{1,4})?\s*(?:頁|页)?\W*$",
+    re.IGNORECASE)
+_HYPHENS = ("-", "\u2010", "\u00ad")
+_KEEPS_HYPHEN = {"und", "oder", "bzw", "and", "or", "et", "ou", "sowie"}
+_CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
+
+
+class Unreadable(ValueError):
+    """The file cannot be read as a rulebook; the message says why, for the person who sent it."""
+
+
+@dataclass
+class Block:
+    """One unit of a read document: a heading (``level`` 1 and deeper), a paragraph, a list item
+    or a table (its rows, one a line), with the page it starts on (None without pages)."""
+
+    kind: str  # heading, paragraph, item, table
+    text: str
+    page: int | None = None
+    level: int = 0
+
+
+@dataclass
+class _Line:
+    words: list[dict]
+    page: int
+    column: int
+    top: float
+    bottom: float
+    x0: float
+    size: float
+    bold: bool
+    table: list[list[str]] | None = None
+
+    @property
+    def text(self) -> str:
+        """The words with a space where the page leaves one: a word set in another font
+        ("Wasserkante" in italics, then ".") is a separate word of pdfplumber's, not a new word."""
+        out = []
+        for previous, word in zip([None] + self.words, self.words):
+            if previous is not None and word["x0"] - previous["x1"] > SPACE * float(word["size"]):
+                out.append(" ")
+            out.append(word["text"])
+        return "".join(out)
+
+
+@dataclass
+class _Page:
+    number: int
+    height: float
+    lines: list[_Line] = field(default_factory=list)
+
+
+def read_pdf(data: bytes) -> tuple[list[Block], int]:
+    """The blocks of a PDF in reading order, and its number of pages."""
+    import pdfplumber
+    from pdfminer.pdfdocument import PDFEncryptionError, PDFPasswordIncorrect
+    from pdfminer.pdfparser import PDFSyntaxError
+    from pdfminer.psparser import PSException
+
+    try:
+        with pdfplumber.open(io.BytesIO(data)) as pdf:
+            pages = [_read_page(page, number) for number, page in enumerate(pdf.pages, start=1)]
+    except (PDFPasswordIncorrect, PDFEncryptionError):
+        raise Unreadable("The PDF is encrypted: save it without a password and send it again.") from None
+    except (PDFSyntaxError, PSException, KeyError, ValueError, TypeError, AttributeError) as error:
+        # pdfplumber also wraps pdfminer's errors in its own PdfminerException (a ValueError subclass
+        # on some versions, Exception on others): see below.
+        raise Unreadable(f"This is not a PDF that can be read ({error.__class__.__name__}).") from None
+    except Exception as error:  # noqa: BLE001 - pdfminer raises many kinds for a damaged file
+        if error.__class__.__name__ == "PdfminerException":
+            cause = error.args[0] if error.args else None
+            if isinstance(cause, (PDFPasswordIncorrect, PDFEncryptionError)):
+                raise Unreadable("The PDF is encrypted: save it without a password and send it again.") from None
+            raise Unreadable("This is not a PDF that can be read: the file is damaged or not a PDF.") from None
+        raise
+    if not pages:
+        raise Unreadable("The PDF has no pages.")
+    if not any(page.lines for page in pages):
+        raise Unreadable("The PDF has no text layer (a scanned page?): Referee reads the text of a PDF, "
+                         "not pictures of pages. Send a PDF with text, or the rules as text.")
+    _drop_furniture(pages)
+    return _blocks([line for page in pages for line in page.lines]), len(pages)
+
+
+def _read_page(page, number: int) -> _Page:
+    """The page's lines in reading order: column by column between lines that span the columns."""
+    tables = [t for t in page.find_tables() if len(t.rows) >= 2 and len(t.rows[0].cells) >= 2]
+    boxes = [t.bbox for t in tables]
+    words = [w for w in page.extract_words(extra_attrs=["fontname", "size"], keep_blank_chars=False)
+             if w["text"].strip() and not any(_inside(w, box) for box in boxes)]
+    rows = _rows(words)
+    gutters = _gutters(rows, float(page.width))
+    lines: list[_Line] = []
+    for row in rows:
+        lines += _split(row, gutters, number)
+    for table, (x0, top, x1, bottom) in zip(tables, boxes):
+        cells = [[(cell or "").replace("\n", " ").strip() for cell in row] for row in table.extract()]
+        column = _column_of(x0, x1, gutters)
+        lines.append(_Line([], number, column, top, bottom, x0, 0.0, False,
+                           [row for row in cells if any(row)]))
+    return _Page(number, float(page.height), _reading_order(lines))
+
+
+def _inside(word: dict, box: tuple) -> bool:
+    x0, top, x1, bottom = box
+    return word["x0"] >= x0 - 1 and word["x1"] <= x1 + 1 and word["top"] >= top - 1 and word["bottom"] <= bottom + 1
+
+
+def _rows(words: list[dict]) -> list[list[dict]]:
+    """Words that stand on one baseline, each row sorted left to right, rows top to bottom."""
+    rows: list[list[dict]] = []
+    for word in sorted(words, key=lambda w: (round(w["bottom"]), w["x0"])):
+        if rows and abs(rows[-1][0]["bottom"] - word["bottom"]) <= 2.0:
+            rows[-1].append(word)
+        else:
+            rows.append([word])
+    return [sorted(row, key=lambda w: w["x0"]) for row in rows]
+
+
+def _gutters(rows: list[list[dict]], width: float) -> list[tuple[float, float]]:
+    """The vertical strips between columns: few rows' text runs (``_runs``) cross them, and text
+    stands on both sides. The end of a short line leaves the strip after it uncrossed; a word
+    space inside a line does not."""
+    if len(rows) < 4:
+        return []
+    cover = [0] * (int(width) + 2)  # cover[x]: how many rows have a run over x
+    for row in rows:
+        for start, end in _runs(row):
+            for x in range(max(0, int(start)), min(len(cover), int(end) + 1)):
+                cover[x] += 1
+    # a strip is low where fewer than GUTTER_SHARE of the rows that cross the text beside it cross it
+    # (the lines above and below the columns that span them cross both)
+    def peak(start: int, end: int) -> int:
+        return max(cover[max(0, start) : max(0, min(len(cover), end))], default=0)
+
+    low, high = int(width * 0.12), int(width * 0.88)
+    gutters, start = [], None
+    for x in range(low, high + 2):
+        beside = min(peak(x - GUTTER_REACH, x), peak(x + 1, x + 1 + GUTTER_REACH)) if x <= high else 0
+        if x <= high and beside >= 3 and cover[x] <= GUTTER_SHARE * beside:
+            start = x if start is None else start
+        elif start is not None:
+            if x - start >= GUTTER_MIN:
+                gutters.append((float(start), float(x)))
+            start = None
+    # a strip with (almost) no text on one side is a margin or an indent, not a gutter
+    chars = [(w["x0"] + w["x1"]) / 2 for row in rows for w in row for _ in w["text"]]
+    gutters = [(start, end) for start, end in gutters
+               if min(sum(1 for c in chars if c < start), sum(1 for c in chars if c > end)) >= 0.1 * len(chars)]
+    # and columns are wide: a strip that leaves a narrow one beside it (a gap inside a table or a
+    # list of short lines) is not a gutter; of the two beside the narrowest column, the narrower goes
+    left = min(w["x0"] for row in rows for w in row)
+    right = max(w["x1"] for row in rows for w in row)
+    while gutters:
+        edges = [left] + [x for gutter in gutters for x in gutter] + [right]
+        widths = [edges[2 * k + 1] - edges[2 * k] for k in range(len(gutters) + 1)]
+        narrowest = min(range(len(widths)), key=widths.__getitem__)
+        if widths[narrowest] >= MIN_COLUMN * (right - left):
+            break
+        beside = [k for k in (narrowest - 1, narrowest) if 0 <= k < len(gutters)]
+        gutters.pop(min(beside, key=lambda k: gutters[k][1] - gutters[k][0]))
+    return gutters
+
+
+def _column_of(x0: float, x1: float, gutters: list[tuple[float, float]]) -> int:
+    """The column a box stands in, or -1 when it crosses a gutter (it spans the columns): it
+    begins before the gutter's middle and ends past the gutter (a ragged line may end inside it;
+    a column's paragraphs and its indented items begin at or near its end)."""
+    column = 0
+    for start, end in gutters:
+        middle = (start + end) / 2
+        if x0 < middle and x1 > end - 2:
+            return -1
+        if x0 >= middle:
+            column += 1
+    return column
+
+
+def _runs(row: list[dict]) -> list[tuple[float, float]]:
+    """The stretches of a row's text: its words joined across word spaces."""
+    runs = [(row[0]["x0"], row[0]["x1"])]
+    for word in row[1:]:
+        if word["x0"] - runs[-1][1] <= WORD_SPACE * float(word["size"]):
+            runs[-1] = (runs[-1][0], max(runs[-1][1], word["x1"]))
+        else:
+            runs.append((word["x0"], word["x1"]))
+    return runs
+
+
+def _split(row: list[dict], gutters: list[tuple[float, float]], page: int) -> list[_Line]:
+    """A row of words as lines: one per column, or one across them when its text crosses a gutter."""
+    if any(_column_of(x0, x1, gutters) == -1 for x0, x1 in _runs(row)):
+        groups = {-1: row}
+    else:
+        groups: dict[int, list[dict]] = {}
+        for word in row:
+            groups.setdefault(_column_of(word["x0"], word["x0"], gutters), []).append(word)
+    lines = []
+    for column, words in groups.items():
+        words = _unmapped_glyphs(words)
+        if not words:
+            continue
+        sizes = Counter()
+        for w in words:
+            sizes[round(float(w["size"]), 1)] += len(w["text"])
+        lines.append(_Line(words, page, column, min(w["top"] for w in words), max(w["bottom"] for w in words),
+                           words[0]["x0"], sizes.most_common(1)[0][0],
+                           all(_is_bold(w["fontname"]) for w in words)))
+    return lines
+
+
+_CID = re.compile(r"\(cid:\d+\)")
+
+
+def _unmapped_glyphs(words: list[dict]) -> list[dict]:
+    """Glyphs the PDF gives no character for (pdfminer's "(cid:127)"): at the start of a line a
+    bullet, elsewhere nothing."""
+    out = []
+    for n, word in enumerate(words):
+        text = word["text"]
+        if "(cid:" in text:
+            text = _CID.sub("•", text, count=1) if n == 0 and text.startswith("(cid:") else text
+            text = _CID.sub("", text)
+        if text.strip():
+            out.append({**word, "text": text})
+    return out
+
+
+def _is_bold(font: str) -> bool:
+    return bool(re.search(r"bold|black|heavy|semibold|demi", font or "", re.IGNORECASE))
+
+
+def _reading_order(lines: list[_Line]) -> list[_Line]:
+    """Top to bottom; between two lines that span the columns, each column whole, left to right."""
+    out: list[_Line] = []
+    band: list[_Line] = []
+
+    def flush():
+        out.extend(sorted(band, key=lambda l: (l.column, l.top)))
+        band.clear()
+
+    for line in sorted(lines, key=lambda l: (l.top, l.x0)):
+        if line.column == -1:
+            flush()
+            out.append(line)
+        else:
+            band.append(line)
+    flush()
+    return out
+
+
+def _shape(text: str) -> str:
+    return re.sub(r"\d+", "#", text.strip().lower())
+
+
+def _drop_furniture(pages: list[_Page]) -> None:
+    """Leave out running headers, footers and page numbers: lines above or below all of a page's
+    body text, in its top or bottom margin, that are only a page number, that recur (digits aside)
+    so on other pages, or that stand above the text in smaller type."""
+    sizes = Counter()
+    for page in pages:
+        for line in page.lines:
+            sizes[line.size] += len(line.text)
+    body = sizes.most_common(1)[0][0] if sizes else 0.0
+
+    def outside(page: _Page) -> Callable[[_Line], str | None]:
+        text = [l for l in page.lines if l.table is None and abs(l.size - body) < 0.6]
+        top = min((l.top for l in text), default=page.height * MARGIN)
+        bottom = max((l.bottom for l in text), default=page.height * (1 - MARGIN))
+
+        def where(line: _Line) -> str | None:  # "above" or "below" the body text, in a margin
+            if line.table is not None:
+                return None
+            if line.bottom <= top + 1 and line.bottom <= page.height * MARGIN * 1.5:
+                return "above"
+            if line.top >= bottom - 1 and line.top >= page.height * (1 - MARGIN * 1.5):
+                return "below"
+            return None
+        return where
+
+    placed = [outside(page) for page in pages]
+    seen = Counter()
+    for page, where in zip(pages, placed):
+        seen.update({_shape(line.text) for line in page.lines if where(line)})
+    recurring = {shape for shape, count in seen.items() if count >= 2 and count >= 0.3 * len(pages)}
+    for page, where in zip(pages, placed):
+        page.lines = [line for line in page.lines if not (where(line) and (
+            PAGE_NUMBER.match(line.text) or _shape(line.text) in recurring
+            or where(line) == "above" and line.size < body - 0.5))]
+
+
+def _blocks(lines: list[_Line]) -> list[Block]:
+    """Lines as headings, paragraphs, list items and tables."""
+    texts = [line for line in lines if line.table is None]
+    if not texts:
+        return [Block("table", _table_text(line.table), line.page) for line in lines]
+    sizes = Counter()
+    for line in texts:
+        sizes[line.size] += len(line.text)
+    body = sizes.most_common(1)[0][0]
+    body_bold = sum(len(l.text) for l in texts if l.bold) > 0.5 * sum(len(l.text) for l in texts)
+
+    def is_heading(line: _Line, following: _Line | None = None) -> bool:
+        text = line.text
+        if len(text) > MAX_HEADING_CHARS or PAGE_NUMBER.match(text):
+            return False
+        if line.size >= body * HEADING_SIZE:
+            return True  # "3. Spielvorbereitung" set large is a heading, not a list item
+        # bold at the body's size: a heading, unless the sentence goes on ("Coup de pouce de la
+        # Coopé-" then "rative. Si ...": a paragraph that begins in bold)
+        goes_on = text.endswith(_HYPHENS) or following is not None and following.table is None and \
+            following.text[:1].islower()
+        return not BULLET.match(text) and line.bold and not goes_on and not body_bold and not text.rstrip().endswith((".", ",", ";", "。", "，"))
+
+    heading_sizes = sorted({line.size for line in texts if is_heading(line) and line.size >= body * HEADING_SIZE},
+                           reverse=True)
+
+    def level(line: _Line) -> int:
+        if line.size in heading_sizes:
+            return heading_sizes.index(line.size) + 1
+        return len(heading_sizes) + 1  # bold at the body's size: below every larger heading
+
+    blocks: list[Block] = []
+    previous: _Line | None = None
+    start: _Line | None = None  # the first line of the paragraph or item being read
+    leading = _leading(texts)
+    for n, line in enumerate(lines):
+        if line.table is not None:
+            blocks.append(Block("table", _table_text(line.table), line.page))
+            previous = None
+            continue
+        text = line.text
+        if is_heading(line, lines[n + 1] if n + 1 < len(lines) else None):
+            last = blocks[-1] if blocks else None
+            if (last and last.kind == "heading" and previous is not None and previous.size == line.size
+                    and last.level == level(line) and line.top - previous.bottom < leading and line.page == previous.page):
+                last.text = join_lines(last.text, text)  # a heading set on two lines
+            else:
+                blocks.append(Block("heading", text, line.page, level(line)))
+            previous = line
+            continue
+        bullet = BULLET.match(text)
+        last = blocks[-1] if blocks else None
+        continues = (last is not None and last.kind in ("paragraph", "item") and previous is not None
+                     and not bullet and _continues(start, previous, line, leading, last))
+        if continues:
+            last.text = join_lines(last.text, text)
+        else:
+            blocks.append(Block("item" if bullet else "paragraph", text, line.page))
+            start = line
+        previous = line
+    return blocks
+
+
+def _leading(lines: list[_Line]) -> float:
+    """The usual distance from one line's top to the next one's in a paragraph."""
+    steps = [b.top - a.top for a, b in zip(lines, lines[1:])
+             if a.page == b.page and a.column == b.column and 0 < b.top - a.top < 3 * (a.bottom - a.top + 1)]
+    return median(steps) if steps else 14.0
+
+
+def _continues(start: _Line, previous: _Line, line: _Line, leading: float, block: Block) -> bool:
+    """Whether a line goes on with the paragraph or item that ``start`` began and ``previous`` ended."""
+    if previous.size != line.size and abs(previous.size - line.size) > 0.6:
+        return False
+    if previous.page == line.page and previous.column == line.column:
+        if line.top - previous.top > leading * PARAGRAPH_GAP:
+            return False  # a gap: a new paragraph
+        if block.kind == "item" and line.x0 <= start.x0 + 2:
+            return False  # back at the bullet's margin: the item has ended
+        return True
+    # a new column or page: the paragraph goes on only when its sentence does
+    tail = block.text.rstrip()
+    return bool(tail) and not tail.endswith((".", "!", "?", ":", "。", "！", "？", "：")) and \
+        (line.text[:1].islower() or tail.endswith(_HYPHENS))
+
+
+def join_lines(text: str, line: str) -> str:
+    """A line added to the text before it; a word split by a hyphen at the line's end joined again."""
+    if text.endswith(_HYPHENS) and len(text) >= 2 and text[-2].isalpha() and line[:1].islower():
+        first = line.split(" ", 1)[0].strip(".,;:!?")
+        if text.endswith("\u00ad") or first.lower() not in _KEEPS_HYPHEN:
+            return text[:-1] + line
+    if text.endswith("\u00ad"):
+        text = text[:-1] + "-"
+    if _CJK.search(text[-1:]) and _CJK.search(line[:1]):
+        return text + line
+    return text + " " + line
+
+
+def _table_text(rows: list[list[str]]) -> str:
+    return "\n".join(" | ".join(cell for cell in row) for row in rows)

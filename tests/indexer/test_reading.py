@@ -1,0 +1,134 @@
+"""Reading rulebooks as received: a printed PDF's columns, furniture, hyphenation, headings, lists,
+tables and pages; Markdown, plain text and saved web pages; files that cannot be read."""
+
+import pytest
+
+from indexer.corpus import parse_rulebook
+from indexer.pdf import Unreadable, read_pdf
+from indexer.reading import UnsupportedFormat, detect_lang, read_rulebook, slug
+from tests.conftest import FIXTURES
+
+BOOKS = FIXTURES / "rulebooks"
+PRINTED = (BOOKS / "pilzsammler.de.pdf").read_bytes()
+
+
+def passages(markdown: str) -> dict[str, object]:
+    return {p.text: p for p in parse_rulebook(markdown).passages}
+
+
+def test_a_two_column_pdf_is_read_column_by_column_with_its_sections_and_pages():
+    read = read_rulebook(PRINTED, "pilzsammler.de.pdf", "pilzsammler")
+    assert (read.lang, read.title, read.pages, read.format) == ("de", "Pilzsammler", 2, "pdf")
+    book = parse_rulebook(read.markdown)
+    assert [s.title for s in book.sections] == [
+        "Pilzsammler", "Spielmaterial", "Spielvorbereitung", "Spielablauf", "Würfeln", "Sammeln",
+        "Spielende und Wertung", "Häufige Fragen"]
+    found = passages(read.markdown)
+    # the first column's paragraph ends, then the second column's begins: never interleaved
+    setup = ("Mischt alle Pilzkarten und legt sie als verdeckten Stapel neben den Waldplan. Jeder Spieler "
+             "erhält drei Korbkarten und vier Pilzkarten auf die Hand.")
+    assert found[setup].section_path == ("Pilzsammler", "Spielvorbereitung")
+    assert found[setup].page == 1
+    faq = next(p for text, p in found.items() if text.startswith("Darf ich"))
+    assert faq.page == 2 and faq.section == "Häufige Fragen"
+
+
+def test_words_hyphenated_at_a_line_end_are_joined():
+    text = read_rulebook(PRINTED, "p.pdf", "pilzsammler").markdown
+    assert "im Uhrzeigersinn gespielt" in text
+    assert "Uhr-" not in text and "über-" not in text
+
+
+def test_running_headers_and_page_numbers_are_left_out():
+    blocks, pages = read_pdf(PRINTED)
+    texts = [b.text for b in blocks]
+    assert pages == 2
+    assert not any("Seite" in t for t in texts)
+    assert "Pilzsammler – Spielregel" not in texts
+
+
+def test_a_list_stays_with_its_lead_in_and_a_table_keeps_its_rows():
+    found = passages(read_rulebook(PRINTED, "p.pdf", "pilzsammler").markdown)
+    actions = next(t for t in found if t.startswith("Auf einem Pilzfeld"))
+    assert actions.split("\n")[1:] == ["• eine Pilzkarte vom Stapel ziehen;",
+                                       "• zwei gleiche Pilzkarten in einen Korb legen;",
+                                       "• eine Korbkarte mit einem Mitspieler tauschen."]
+    scoring = next(t for t in found if t.startswith("Das Spiel endet"))
+    assert scoring.split("\n")[1:] == ["Pilze im Korb | Punkte", "2 | 1", "3 | 3", "4 | 6"]
+    # the paragraph after the list, back at the column's margin, is a passage of its own
+    assert any(t.startswith("Wer mehr als sieben Karten") for t in found)
+
+
+@pytest.mark.parametrize("name, message", [
+    ("scan.pdf", "no text layer"),
+    ("encrypted.pdf", "encrypted"),
+])
+def test_a_scan_or_an_encrypted_pdf_is_refused_with_the_reason(name, message):
+    with pytest.raises(Unreadable, match=message):
+        read_rulebook((BOOKS / name).read_bytes(), name, "game")
+
+
+@pytest.mark.parametrize("data", [b"%PDF-1.7\n%broken", PRINTED[: len(PRINTED) // 3]])
+def test_a_damaged_pdf_is_refused(data):
+    with pytest.raises(Unreadable):
+        read_rulebook(data, "rules.pdf", "game")
+
+
+def test_an_empty_file_or_one_of_another_kind_is_refused():
+    with pytest.raises(Unreadable, match="no text"):
+        read_rulebook(b"   \n", "rules.txt", "game")
+    with pytest.raises(UnsupportedFormat, match="PDF, Markdown"):
+        read_rulebook(b"PK\x03\x04", "rules.docx", "game")
+
+
+def test_markdown_as_people_write_it():
+    markdown = ("# Star Bakers\n\nA baking card game.\n\n## Setup\n\nEach player takes **five** cards:\n\n"
+                "- one oven\n- four dough cards\n\n## Scoring\n\n| Cakes | Points |\n|---|---|\n| 1 | 2 |\n| 2 | 5 |\n")
+    read = read_rulebook(markdown.encode(), "bakers.md", "star-bakers")
+    book = parse_rulebook(read.markdown)
+    assert read.title == "Star Bakers" and read.lang == "en"
+    assert [s.title for s in book.sections] == ["Star Bakers", "Setup", "Scoring"]
+    texts = [p.text for p in book.passages]
+    assert "Each player takes five cards:\n- one oven\n- four dough cards" in texts
+    assert "| Cakes | Points |\n| 1 | 2 |\n| 2 | 5 |" in texts
+
+
+def test_plain_text_finds_headings_and_joins_wrapped_lines():
+    text = ("SETUP\n\nShuffle the deck and deal\nseven cards to each player.\n\n"
+            "Winning\n\nThe first player without cards wins.\n")
+    book = parse_rulebook(read_rulebook(text.encode(), "rules.txt", "sevens").markdown)
+    assert [s.title for s in book.sections] == ["SETUP", "Winning"]
+    assert book.passages[0].text == "Shuffle the deck and deal seven cards to each player."
+
+
+def test_a_saved_web_page_keeps_its_text_not_its_navigation():
+    html = ("<!doctype html><html lang='fr'><head><title>Règles</title><script>var x=1;</script></head><body>"
+            "<nav>Accueil | Boutique</nav><h1>Le Jeu du Four</h1><p>Chaque joueur reçoit six cartes.</p>"
+            "<h2>Fin de partie</h2><p>La partie s'arrête quand la pioche est vide :</p>"
+            "<ul><li>on compte les points,</li><li>le plus riche gagne.</li></ul>"
+            "<footer>© 2026</footer></body></html>")
+    read = read_rulebook(html.encode(), "four.html", "jeu-du-four")
+    book = parse_rulebook(read.markdown)
+    assert read.lang == "fr" and [s.title for s in book.sections] == ["Le Jeu du Four", "Fin de partie"]
+    assert [p.text for p in book.passages] == [
+        "Chaque joueur reçoit six cartes.",
+        "La partie s'arrête quand la pioche est vide :\non compte les points,\nle plus riche gagne."]
+    assert "Boutique" not in read.markdown and "var x" not in read.markdown and "©" not in read.markdown
+
+
+def test_a_line_that_would_read_as_markup_keeps_its_words():
+    text = "Rules\n\n#1 is the first card.\n\n::: opens nothing here.\n"
+    book = parse_rulebook(read_rulebook(text.encode(), "r.txt", "numbers", lang="en").markdown)
+    assert [p.text for p in book.passages] == ["#1 is the first card.", "::: opens nothing here."]
+
+
+def test_the_language_is_told_by_the_text():
+    assert detect_lang("Jeder Spieler erhält sechs Karten und legt sie verdeckt vor sich ab.") == "de"
+    assert detect_lang("Chaque joueur reçoit six cartes et les pose devant lui.") == "fr"
+    assert detect_lang("每位玩家拿六張牌，面朝下放在自己面前。") == "zh"
+
+
+def test_anchors_are_ascii_words():
+    assert slug("Spielende und Wertung") == "spielende-und-wertung"
+    assert slug("2.2 Die Strandplättchen") == "2-2-die-strandplattchen"
+    assert slug("遊戲結束") == ""
