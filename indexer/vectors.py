@@ -98,7 +98,6 @@ def write(generation: Path, docs: list[Passage], questions: dict[str, dict[str, 
     wholes = [headed(p.section_path, p.text) for p in docs]
     known = EmbeddingCache(cache)
     embedded = known.embed(wholes + lines + asked, progress)
-    known.save()
     passages = embedded[: len(wholes)]
     said = embedded[len(wholes) : len(wholes) + len(lines)]
     answering = embedded[len(wholes) + len(lines) :]
@@ -107,7 +106,12 @@ def write(generation: Path, docs: list[Passage], questions: dict[str, dict[str, 
     # corpus, rulebooks tables added) add nothing to it.
     counts = np.diff(first_asked)
     with_questions = np.flatnonzero(counts)
-    progress("fitting the adapter")
+    answered = np.repeat(np.arange(len(with_questions)), counts[with_questions])
+    adapter = known.adapter(asked + [wholes[r] for r in with_questions], answered)
+    if adapter is None:
+        progress("fitting the adapter")
+        adapter = known.keep_adapter(fit_adapter(answering, passages[with_questions], answered))
+    known.save()
     np.savez(
         generation / VECTORS,
         ids=np.array([p.id for p in docs]),
@@ -116,15 +120,16 @@ def write(generation: Path, docs: list[Passage], questions: dict[str, dict[str, 
         first=np.array(first, dtype=np.int64),
         questions=answering,
         first_question=np.array(first_asked, dtype=np.int64),
-        adapter=fit_adapter(answering, passages[with_questions],
-                            np.repeat(np.arange(len(with_questions)), counts[with_questions])),
+        adapter=adapter,
     )
 
 
 class EmbeddingCache:
-    """The embeddings of earlier builds by the hash of their text, kept in one file beside the
-    index link; a build keeps only the texts it embedded (so the file does not grow with what was
-    removed). Without a file, everything is embedded."""
+    """The embeddings of earlier builds by the hash of their text, and the last adapter with the
+    hash of what it was fitted on, kept in one file beside the index link: a build that adds a
+    rulebook without players' questions embeds its passages and fits nothing again. A build keeps
+    only the texts it embedded (the file does not grow with what was removed). Without a file,
+    everything is worked out."""
 
     BATCH = 256  # texts embedded at a time, between progress reports
 
@@ -132,12 +137,16 @@ class EmbeddingCache:
         self.path = path
         self.known: dict[bytes, np.ndarray] = {}
         self.used: dict[bytes, np.ndarray] = {}
+        self._adapter: tuple[bytes, np.ndarray] | None = None
+        self._fitted_on = b""
         if path is not None and path.exists():
             try:
                 with np.load(path) as data:
-                    self.known = dict(zip((bytes(k) for k in data["keys"]), data["vectors"]))
+                    self.known = dict(zip((k.tobytes() for k in data["keys"]), data["vectors"]))
+                    if "adapter" in data:
+                        self._adapter = (data["adapter_key"].tobytes(), data["adapter"])
             except (OSError, ValueError, KeyError):  # a damaged cache is only a slower build
-                self.known = {}
+                self.known, self._adapter = {}, None
 
     @staticmethod
     def key(text: str) -> bytes:
@@ -160,11 +169,31 @@ class EmbeddingCache:
             return np.zeros((0, 512), dtype=np.float32)
         return np.stack([self.known[key] for key in keys]).astype(np.float32)
 
+    def adapter(self, texts: list[str], answered: np.ndarray) -> np.ndarray | None:
+        """The adapter kept, when it was fitted on the embeddings of these texts, each question
+        answered by the passage ``answered`` gives (else None: fit it). Keyed by the texts, not by
+        their floats: embedding a text beside other texts can change its last bit."""
+        digest = hashlib.sha1(np.ascontiguousarray(answered, dtype=np.int64).tobytes())
+        for text in texts:
+            digest.update(self.key(text))
+        self._fitted_on = digest.digest()
+        if self._adapter is not None and self._adapter[0] == self._fitted_on:
+            return self._adapter[1]
+        return None
+
+    def keep_adapter(self, adapter: np.ndarray) -> np.ndarray:
+        self._adapter = (self._fitted_on, adapter)
+        return adapter
+
     def save(self) -> None:
         if self.path is None or not self.used:
             return
         partial = self.path.with_name(self.path.name + ".partial.npz")
-        np.savez(partial, keys=np.array(list(self.used), dtype="S20"), vectors=np.stack(list(self.used.values())))
+        extra = {"adapter_key": np.frombuffer(self._adapter[0], dtype=np.uint8), "adapter": self._adapter[1]} \
+            if self._adapter is not None else {}
+        keys = np.frombuffer(b"".join(self.used), dtype=np.uint8).reshape(len(self.used), -1)  # 20 bytes a key
+        np.savez(partial, keys=keys, vectors=np.stack(list(self.used.values())),
+                 **extra)
         os.replace(partial, self.path)
 
 
