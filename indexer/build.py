@@ -40,7 +40,7 @@ DEFAULT_INDEX = PROJECT / "var" / "index"
 CATALOG = "catalog.json"
 READERS = ".readers"  # a reader holds a shared lock on this file while it reads the generation
 SECTION_BOOST = 0.5  # a word in the headings above a passage counts for less than one in it
-FORMAT = 6  # bump when the schema or the catalog changes shape (6: a tantivy index in each generation)
+FORMAT = 7  # bump when the schema or the catalog changes shape (7: each passage's page stored)
 
 
 def text_field(lang: str) -> str:
@@ -64,6 +64,7 @@ def schema() -> Schema:
         section=STORED,
         section_path=STORED,
         text=STORED,
+        page=STORED,
         facets=KEYWORD(),
     )
     for lang in LANGS:
@@ -101,6 +102,7 @@ def _document(p: Passage) -> dict:
         "section": p.section,
         "section_path": list(p.section_path),
         "text": p.text,
+        "page": p.page,
         text_field(p.lang): p.text,
         section_field(p.lang): " ".join(p.section_path),
         "facets": facets(p.text),
@@ -174,11 +176,14 @@ def build(
     passages: Callable[[Corpus], Iterable[Passage]] | None = None,
     progress: Callable[[str], None] = lambda message: None,
     library: Path | str | None = None,
+    embeddings: Path | str | None = None,
 ) -> dict:
     """Build the index for ``corpus_dir`` (and the rulebooks tables added, in ``library``: see
     indexer.added) and swap it in at ``index_dir``; return a report.
 
-    ``passages`` may replace the corpus's own passages (the benchmarks index synthetic copies).
+    ``passages`` may replace the corpus's own passages (the benchmarks index synthetic copies);
+    ``embeddings``: the file of earlier builds' embeddings (indexer.vectors.EmbeddingCache), by
+    default beside the index link.
     """
     started = time.perf_counter()
     index_dir = Path(index_dir)
@@ -191,8 +196,9 @@ def build(
     index_dir.parent.mkdir(parents=True, exist_ok=True)
     if index_dir.exists() and not index_dir.is_symlink():
         raise FileExistsError(f"{index_dir} exists and is not an index link; move it away")
+    embeddings = Path(embeddings) if embeddings else index_dir.parent / f".{index_dir.name}.embeddings"
     with _build_lock(index_dir):
-        generation = _write_generation(index_dir, corpus, source_print, docs, progress)
+        generation = _write_generation(index_dir, corpus, source_print, docs, progress, embeddings)
     seconds = time.perf_counter() - started
     by_book = {}
     for p in docs:
@@ -207,7 +213,8 @@ def build(
     }
 
 
-def _write_generation(index_dir: Path, corpus: Corpus, source_print: str, docs: list[Passage], progress) -> Path:
+def _write_generation(index_dir: Path, corpus: Corpus, source_print: str, docs: list[Passage], progress,
+                      embeddings: Path) -> Path:
     generation = index_dir.parent / f"{index_dir.name}.{time.time_ns()}"
     generation.mkdir()
     try:
@@ -226,7 +233,7 @@ def _write_generation(index_dir: Path, corpus: Corpus, source_print: str, docs: 
         progress("embedding passages and sentences")
         forms = names.name_forms({game["id"]: game for game in corpus.games})
         vectors.write(generation, docs, corpus.questions, lambda q: names.meant(q, forms),
-                      cache=index_dir.parent / f".{index_dir.name}.embeddings", progress=progress)
+                      cache=embeddings, progress=progress)
         (generation / CATALOG).write_text(
             json.dumps(catalog(corpus, source_print), ensure_ascii=False), encoding="utf-8"
         )

@@ -306,6 +306,11 @@ def _games(root: Path) -> tuple[dict, ...]:
     return tuple(yaml.safe_load((root / "games.yaml").read_text(encoding="utf-8"))["games"])
 
 
+def shipped_games(root: Path | str | None = None) -> tuple[dict, ...]:
+    """The games of games.yaml (the repository's corpus unless ``root`` is given), as written."""
+    return _games(_root(root))
+
+
 def _root(root: Path | str | None) -> Path:
     return Path(root) if root else Path(__file__).resolve().parent.parent / "corpus"
 
@@ -327,13 +332,13 @@ def player_counts(game: str, root: Path | str | None = None) -> tuple[int, int]:
 
 
 def fingerprint(*roots: Path | str) -> str:
-    """A hash of every file under the given folders (a missing one has none; files whose names
-    begin with a dot are left out): the index is stale when it changes."""
+    """A hash of every file under the given folders (a missing one has none; files and folders
+    whose names begin with a dot are left out): the index is stale when it changes."""
     digest = hashlib.sha256()
     for root in roots:
         root = Path(root)
         for path in sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts
-                           and not p.name.startswith(".")):
+                           and not any(part.startswith(".") for part in p.relative_to(root).parts)):
             digest.update(str(path.relative_to(root)).encode())
             digest.update(b"\0")
             digest.update(path.read_bytes())

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import dataclass, replace
 import os
 import sys
 import time
@@ -192,7 +193,8 @@ def fit_logistic(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, float]:
     return weights, bias
 
 
-def fit_topic(on: list[tuple[np.ndarray, bool]], off: list[tuple[np.ndarray, bool]], groups: list[str]) -> dict:
+def fit_topic(on: list[tuple[np.ndarray, bool]], off: list[tuple[np.ndarray, bool]], groups: list[str],
+              max_refused: float = None) -> dict:
     """The on-topic decision: weights, bias, threshold and its cross-validated refusal rates.
 
     ``groups`` names each item's group (``on`` then ``off``): the same rule asked in four languages
@@ -206,7 +208,9 @@ def fit_topic(on: list[tuple[np.ndarray, bool]], off: list[tuple[np.ndarray, boo
     held_out = np.zeros(len(items))
     order = {g: n for n, g in enumerate(dict.fromkeys(groups))}
     for k in range(FOLDS):
-        held = np.array([i for i, g in enumerate(groups) if order[g] % FOLDS == k])
+        held = np.array([i for i, g in enumerate(groups) if order[g] % FOLDS == k], dtype=np.intp)
+        if not len(held):
+            continue
         fitted = np.setdiff1d(np.arange(len(items)), held)
         weights, bias = fit_logistic(x[fitted], y[fitted])
         held_out[held] = 1 / (1 + np.exp(-(x[held] @ weights + bias)))
@@ -215,7 +219,8 @@ def fit_topic(on: list[tuple[np.ndarray, bool]], off: list[tuple[np.ndarray, boo
         return float(np.mean((before | (held_out < threshold))[y == label]))
 
     grid = [t / 100 for t in range(100)]
-    threshold = max((t for t in grid if refused(t, 1.0) <= MAX_ON_TOPIC_REFUSED), default=0.0)
+    most = MAX_ON_TOPIC_REFUSED if max_refused is None else max_refused
+    threshold = max((t for t in grid if refused(t, 1.0) <= most), default=0.0)
     weights, bias = fit_logistic(x, y)
     return {
         "features": list(TOPIC_FEATURES),
@@ -228,54 +233,199 @@ def fit_topic(on: list[tuple[np.ndarray, bool]], off: list[tuple[np.ndarray, boo
     }
 
 
+# ---- games without players' questions ------------------------------------------------------
+
+# A game a table adds has no players' questions and no concepts of its own in the term base. Its
+# scorer and on-topic decision are fitted on the shipped games read that way, one at a time
+# (indexer.leave_out): each game's development questions asked of an index where that game alone
+# is uncurated, and the off-topic questions asked on its page. Cross-validated by game: the figures
+# for a game come from the fit on the three others.
+UNCURATED_MAX_ON_TOPIC_REFUSED = 0.05
+
+
+def game_of(case: Case, passages: list[tuple[str, str]]) -> str | None:
+    """The game a case is about: its own, or the game of the passages holding its gold."""
+    if case.game:
+        return case.game
+    games = {game for game, text in passages if contains_gold(text, case.gold)}
+    return games.pop() if len(games) == 1 else None
+
+
+def left_out_indexes(work: Path, progress=print) -> dict[str, Path]:
+    """An index for each shipped game with that game uncurated, under ``work`` (built once; the
+    embeddings shared)."""
+    from indexer.build import build, read_catalog
+    from indexer.leave_out import leave_out, shipped_game_ids
+
+    indexes = {}
+    for game in shipped_game_ids():
+        index = work / f"index-{game}"
+        if read_catalog(index) is None:
+            progress(f"building an index with {game} uncurated")
+            build(index, leave_out(game, work / f"corpus-{game}"), embeddings=work / ".embeddings")
+        indexes[game] = index
+    return indexes
+
+
+@dataclass
+class LeftOut:
+    """What the uncurated fit reads of one game: its questions' candidates and the off-topic
+    questions' asked on its page, in the index where it is uncurated."""
+
+    game: str
+    cases: list[Case]
+    candidates: list[tuple]
+    off_topic: list[Case]
+    off_candidates: list[tuple]
+    ranker: object  # the index's service.retrieval.rank.Ranker: what the on-topic decision reads
+
+
+def read_left_out(indexes: dict[str, Path], cases: list[Case], off_topic: list[Case]) -> list[LeftOut]:
+    from indexer.build import DEFAULT_CORPUS
+    from indexer.corpus import load_corpus
+    from service.language import Detector
+    from service.library import Library
+
+    corpus = load_corpus(DEFAULT_CORPUS)
+    passages = [(p.game, p.text) for b in corpus.rulebooks for p in b.passages]
+    detector = Detector()
+    out = []
+    for game, index in indexes.items():
+        library = Library(index, detector=detector, scorer=Trees([]))  # traits need no scorer
+        mine = [c for c in cases if game_of(c, passages) == game]
+        asked = [replace(c, game=game) for c in off_topic]
+        out.append(LeftOut(game, mine, read(library, mine), asked, read(library, asked), library.ranker))
+        library.close()  # the ranker's vectors stay in memory
+    return out
+
+
+def fit_uncurated(games: list[LeftOut], known: np.ndarray, off_topic_texts: list[str]) -> dict:
+    """The scorer and on-topic decision for games without players' questions (as ranker.json's
+    ``uncurated`` part), with each game's ranking figures from the fit on the others."""
+    by_game = {}
+    for g in games:
+        scorer = Trees(fit([q for other in games if other.game != g.game for q in described(other.cases, other.candidates)]))
+        questions = described(g.cases, g.candidates)
+        by_game[g.game] = figures(questions, lambda x: np.argsort(-scorer.score(x), kind="stable"))
+    trees, scorer, topic = fit_models(games, known, off_topic_texts)
+    return {
+        "trained_on": {"games": [g.game for g in games], "questions": sum(len(g.cases) for g in games),
+                       "left_out": "each game's players' questions and own concepts (indexer.leave_out)"},
+        "cross_validated": {"by_game": by_game, "folds": "one game held out at a time"},
+        "temperature": scorer.temperature,
+        "topic": topic,
+        "trees": trees,
+    }
+
+
+def fit_models(games: list[LeftOut], known: np.ndarray, off_topic_texts: list[str]) -> tuple[list[dict], Trees, dict]:
+    """Trees, the scorer and the on-topic decision fitted on these games read uncurated. The
+    temperature and the decision's threshold are cross-validated by game: each game's scores and
+    chances come from the fit on the others."""
+    questions = {g.game: described(g.cases, g.candidates) for g in games}
+    held_out = []
+    for g in games:
+        scorer = Trees(fit([q for other in games if other.game != g.game for q in questions[other.game]]))
+        held_out += [scorer.score(x) if len(y) else np.zeros(0) for x, y in questions[g.game]]
+    everything = [q for g in games for q in questions[g.game]]
+    trees = fit(everything)
+    scorer = Trees(trees, temperature(everything, held_out))
+    on, off, groups = [], [], []
+    compared = known.astype(np.float32)
+    for g in games:
+        on += topic_described(g.ranker, g.candidates, scorer, lambda n: compared)
+        off += topic_described(g.ranker, g.off_candidates, scorer, others(off_topic_texts, compared))
+    groups = [g.game for g in games for _ in g.candidates] + [g.game for g in games for _ in g.off_candidates]
+    topic = fit_topic(on, off, groups, max_refused=UNCURATED_MAX_ON_TOPIC_REFUSED)
+    topic["trained_on"]["off_topic"] = len(known)  # the distinct questions of off_topic.npy
+    topic["trained_on"]["off_topic_asked"] = len(off)
+    return trees, scorer, topic
+
+
 def main(argv=None) -> int:
     from indexer.build import DEFAULT_INDEX
     from service.language import Detector
     from service.library import Library
-    from service.retrieval.rank import FEATURES, OFF_TOPIC_FILE, WEIGHTS
+    from service.retrieval.rank import FEATURES, OFF_TOPIC_FILE, UNCURATED, WEIGHTS
 
     parser = argparse.ArgumentParser(prog="python -m indexer.fit_ranker", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("files", type=Path, nargs="*", default=TRAINING)
     parser.add_argument("--index", type=Path, default=Path(os.environ.get("REFEREE_INDEX", DEFAULT_INDEX)))
     parser.add_argument("--out", type=Path, default=WEIGHTS)
+    parser.add_argument("--uncurated-only", action="store_true",
+                        help="refit only the part for games without players' questions, keeping the curated games'")
+    parser.add_argument("--work", type=Path, default=Path(os.environ.get("REFEREE_INDEX", DEFAULT_INDEX)).parent / "left-out",
+                        help="where the indexes with one game uncurated are built (kept for the next fit)")
     args = parser.parse_args(argv)
 
-    library = Library(args.index, detector=Detector(), scorer=Trees([]))  # traits need no scorer
     cases = [c for f in args.files for c in load_cases(f) if c.split in (None, "dev")]
-    candidates = read(library, cases)
-    questions = described(cases, candidates)
-    learned, held_out = cross_validated(questions)
-    trees = fit(questions)
-    scorer = Trees(trees, temperature(questions, held_out))
     off_topic = [c for f in OFF_TOPIC for c in load_cases(f) if c.split in (None, "dev")]
-    off_candidates = read(library, off_topic)
-    # embedded as the service embeds a question (Question.meant); stored so: 0.8 MB, cosines within 0.001
-    known = embed([question.meant for question, _, _ in off_candidates]).astype(np.float16)
-    compared = known.astype(np.float32)
-    topic = fit_topic(topic_described(library.ranker, candidates, scorer, lambda n: compared),
-                      topic_described(library.ranker, off_candidates, scorer,
-                                      others([c.q for c in off_topic], compared)),
-                      [normalize(c.gold[0]) for c in cases] + [c.id for c in off_topic])
-    report = {
-        "features": list(FEATURES),
-        "fitted": time.strftime("%Y-%m-%d", time.gmtime()),
-        "trained_on": {"files": [f.name for f in args.files], "split": "dev", "questions": len(cases),
-                       "boosting": {k: v for k, v in BOOSTING.items() if k not in ("verbose", "num_threads")}},
-        "cross_validated": {"folds": FOLDS, "lexical_order": figures(questions, lambda x: range(len(x))),
-                            "learned": learned},
-        "topic": topic,
-        "temperature": scorer.temperature,
-    }
-    # One tree a line: 300 trees of a few dozen numbers each stay readable and diff line by line.
-    text = json.dumps(report, indent=2)[:-2] + ',\n  "trees": [\n' + ",\n".join(
-        "    " + json.dumps(tree) for tree in trees) + "\n  ]\n}\n"
-    args.out.write_text(text, encoding="utf-8")
-    np.save(args.out.with_name(OFF_TOPIC_FILE), known)
-    print(json.dumps(report["cross_validated"]))
-    print(json.dumps({"topic": {"threshold": topic["threshold"], **topic["cross_validated"]}}))
+    if args.uncurated_only:
+        report = json.loads(args.out.read_text(encoding="utf-8"))
+        known = np.load(args.out.with_name(OFF_TOPIC_FILE))
+    else:
+        library = Library(args.index, detector=Detector(), scorer=Trees([]))  # traits need no scorer
+        candidates = read(library, cases)
+        questions = described(cases, candidates)
+        learned, held_out = cross_validated(questions)
+        trees = fit(questions)
+        scorer = Trees(trees, temperature(questions, held_out))
+        off_candidates = read(library, off_topic)
+        # embedded as the service embeds a question (Question.meant); stored so: 0.8 MB, cosines within 0.001
+        known = embed([question.meant for question, _, _ in off_candidates]).astype(np.float16)
+        compared = known.astype(np.float32)
+        topic = fit_topic(topic_described(library.ranker, candidates, scorer, lambda n: compared),
+                          topic_described(library.ranker, off_candidates, scorer,
+                                          others([c.q for c in off_topic], compared)),
+                          [normalize(c.gold[0]) for c in cases] + [c.id for c in off_topic])
+        report = {
+            "features": list(FEATURES),
+            "fitted": time.strftime("%Y-%m-%d", time.gmtime()),
+            "trained_on": {"files": [f.name for f in args.files], "split": "dev", "questions": len(cases),
+                           "boosting": {k: v for k, v in BOOSTING.items() if k not in ("verbose", "num_threads")}},
+            "cross_validated": {"folds": FOLDS, "lexical_order": figures(questions, lambda x: range(len(x))),
+                                "learned": learned},
+            "topic": topic,
+            "temperature": scorer.temperature,
+            "trees": trees,
+        }
+        np.save(args.out.with_name(OFF_TOPIC_FILE), known)
+        print(json.dumps(report["cross_validated"]))
+        print(json.dumps({"topic": {"threshold": topic["threshold"], **topic["cross_validated"]}}))
+    args.work.mkdir(parents=True, exist_ok=True)
+    left_out = read_left_out(left_out_indexes(args.work), cases, off_topic)
+    uncurated = fit_uncurated(left_out, known, [c.q for c in off_topic])
+    trees = report.pop("trees")
+    report.pop(UNCURATED, None)
+    report[UNCURATED] = uncurated
+    report["trees"] = trees
+    args.out.write_text(dumps(report), encoding="utf-8")
+    print(json.dumps({UNCURATED: uncurated["cross_validated"]}))
+    print(json.dumps({"topic": {"threshold": uncurated["topic"]["threshold"], **uncurated["topic"]["cross_validated"]}}))
     print(f"wrote {args.out}")
     return 0
+
+
+def dumps(report: dict) -> str:
+    """The report as JSON, indented, with one tree a line: 300 trees of a few dozen numbers each
+    stay readable and diff line by line."""
+    trees: dict[str, str] = {}
+
+    def flat(value):
+        if isinstance(value, dict):
+            return {k: [keep(t) for t in v] if k == "trees" else flat(v) for k, v in value.items()}
+        return value
+
+    def keep(tree: dict) -> str:
+        key = f"@tree{len(trees)}@"
+        trees[key] = json.dumps(tree)
+        return key
+
+    text = json.dumps(flat(report), indent=2)
+    for key, tree in trees.items():
+        text = text.replace(f'"{key}"', tree, 1)
+    return text + "\n"
 
 
 if __name__ == "__main__":

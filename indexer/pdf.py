@@ -35,6 +35,7 @@ from typing import Callable
 MARGIN = 0.08  # the top and bottom share of a page where running headers and footers stand
 GUTTER_MIN = 5.0  # points: the narrowest gap between columns
 GUTTER_SHARE = 0.5  # a strip is a gutter when at most this share of the rows crossing the text beside it cross it
+CELL_GAP = 1.2  # of the type size: a wider gap between two words of a line separates table cells
 SPACE = 0.12  # of the type size: a narrower gap between two words is none (a change of font)
 MIN_COLUMN = 0.2  # of the text's width: a narrower column is not one
 GUTTER_REACH = 80  # points: how far beside a strip its text is looked for
@@ -127,7 +128,7 @@ def read_pdf(data: bytes) -> tuple[list[Block], int]:
         raise Unreadable("The PDF has no text layer (a scanned page?): Referee reads the text of a PDF, "
                          "not pictures of pages. Send a PDF with text, or the rules as text.")
     _drop_furniture(pages)
-    return _blocks([line for page in pages for line in page.lines]), len(pages)
+    return _blocks(_unruled_tables([line for page in pages for line in page.lines])), len(pages)
 
 
 def _read_page(page, number: int) -> _Page:
@@ -335,6 +336,66 @@ def _drop_furniture(pages: list[_Page]) -> None:
         page.lines = [line for line in page.lines if not (where(line) and (
             PAGE_NUMBER.match(line.text) or _shape(line.text) in recurring
             or where(line) == "above" and line.size < body - 0.5))]
+
+
+def _cell_starts(line: _Line) -> list[float]:
+    """Where the stretches of a line's text begin, split at gaps of CELL_GAP of the type size."""
+    starts = [line.words[0]["x0"]]
+    for previous, word in zip(line.words, line.words[1:]):
+        if word["x0"] - previous["x1"] > CELL_GAP * float(word["size"]):
+            starts.append(word["x0"])
+    return starts
+
+
+def _unruled_tables(lines: list[_Line]) -> list[_Line]:
+    """Tables without vertical rules, which pdfplumber does not find, read as rows of cells: three
+    or more lines of a column whose stretches of text begin at the same places (a cell's second
+    line, with the other cells empty, begins at its cell's place; a row begins with its first
+    cell). Justified text leaves wide gaps too, but never at the same places line after line."""
+    out: list[_Line] = []
+    n = 0
+    while n < len(lines):
+        first = lines[n]
+        starts = _cell_starts(first) if first.table is None else []
+        if len(starts) < 2:
+            out.append(first)
+            n += 1
+            continue
+        columns = starts
+        end = n + 1
+        while end < len(lines):
+            line = lines[end]
+            if line.table is not None or (line.page, line.column) != (first.page, first.column):
+                break
+            found = _cell_starts(line)
+            if not all(any(abs(x - c) <= 3 for c in columns) for x in found):
+                break
+            end += 1
+        aligned = [k for k in range(n, end) if len(_cell_starts(lines[k])) >= 2]
+        if len(aligned) < 3:
+            out.append(first)
+            n += 1
+            continue
+        rows: list[list[str]] = []
+        table = lines[n:end]
+        # rows set apart by more space than a cell's lines: a wider step begins a row; rows set as
+        # closely as their lines: each line with a first cell begins one
+        steps = [b.top - a.top for a, b in zip(table, table[1:])]
+        spaced = bool(steps) and max(steps) > min(steps) * 1.15
+        for k, line in enumerate(table):
+            cells = [""] * len(columns)
+            for word in line.words:
+                at = max(k for k, c in enumerate(columns) if word["x0"] >= c - 3) if word["x0"] >= columns[0] - 3 else 0
+                cells[at] = join_lines(cells[at], word["text"]) if cells[at] else word["text"]
+            begins = steps[k - 1] > min(steps) * 1.15 if spaced and k else bool(cells[0])
+            if begins or not rows:
+                rows.append(cells)
+            else:  # a cell's next line
+                rows[-1] = [join_lines(a, b) if a and b else a or b for a, b in zip(rows[-1], cells)]
+        out.append(_Line([], first.page, first.column, first.top, lines[end - 1].bottom, first.x0, first.size,
+                         False, rows))
+        n = end
+    return out
 
 
 def _blocks(lines: list[_Line]) -> list[Block]:

@@ -21,7 +21,7 @@ from indexer.analysis import analyzer
 from indexer.corpus import LANGS
 
 FOLDER = "tantivy"  # the subfolder of a generation that holds the tantivy index
-STORED = ("id", "game", "lang", "kind", "order", "section", "section_path", "text")  # as Whoosh stores them
+STORED = ("id", "game", "lang", "kind", "order", "section", "section_path", "text", "page")  # as Whoosh stores them
 KEYWORDS = ("id", "game", "lang", "kind")
 HEAP_BYTES = 64_000_000
 
@@ -71,7 +71,9 @@ def document(fields: dict, cache: dict) -> tantivy.Document:
             pre = _pre_tokenized(name[2:], value, cache)
             if pre is not None:
                 doc.add_pre_tokenized_text(name, pre)
-    doc.add_bytes("stored", json.dumps({k: fields[k] for k in STORED}, ensure_ascii=False).encode())
+    # as Whoosh stores them: a field without a value (a passage without a page) is left out
+    doc.add_bytes("stored", json.dumps({k: fields[k] for k in STORED if fields.get(k) is not None},
+                                       ensure_ascii=False).encode())
     return doc
 
 

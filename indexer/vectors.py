@@ -337,6 +337,26 @@ class Vectors:
         best = self.closest_asked(question)[self.answering if game is None else self.answering_in.get(game, [])]
         return float(best.max()) if len(best) else -1.0
 
+    @cached_property
+    def game_rows(self) -> dict[str, np.ndarray]:
+        """Each game's passage rows (a passage id is ``game.lang.section-anchor.n``)."""
+        games = np.array([i.split(".", 1)[0] for i in self.ids])
+        return {game: np.flatnonzero(games == game) for game in np.unique(games)}
+
+    def closest_passages(self, question: np.ndarray, limit: int, games: Iterable[str]) -> list[str]:
+        """The ``limit`` passages of ``games`` closest in meaning to the question: through the
+        adapter whole, or in their closest sentence, whichever is closer. For a game without
+        players' questions, whose passages the nearest questions cannot bring (``nearest``), and
+        whose words a question in another language may share none of."""
+        rows = np.concatenate([self.game_rows.get(game, np.zeros(0, dtype=np.intp)) for game in games] or
+                              [np.zeros(0, dtype=np.intp)])
+        if not len(rows):
+            return []
+        whole = _cosines(self.passages[rows], self.adapt(question))
+        said, begins = _segments(self.first, rows)
+        closest = np.maximum(whole, _closest(_cosines(self.sentences[said], question), begins))
+        return [self.ids[rows[k]] for k in np.argsort(-closest, kind="stable")[:limit]]
+
     def nearest(self, question: np.ndarray, limit: int, among: Callable[[str], bool]) -> list[str]:
         """The ``limit`` passages (of those ``among`` accepts) that answer the questions closest to
         this one, closest first."""

@@ -8,6 +8,13 @@ API_DESCRIPTION = """Referee answers rules questions for tabletop games, in Engl
 and Chinese, citing the rulebooks' exact words. Every error is application/problem+json."""
 
 
+def body_limit(config, method: str, path: str) -> int:
+    """The largest body a request may send: a rulebook's upload (REFEREE_MAX_UPLOAD_BYTES) may be
+    larger than the rest (MAX_CONTENT_LENGTH)."""
+    upload = method == "POST" and path.startswith("/v1/games/") and path.endswith("/rulebooks")
+    return config["REFEREE_MAX_UPLOAD_BYTES"] if upload else config["MAX_CONTENT_LENGTH"]
+
+
 def create_app(config: dict | None = None):
     """Build the app: defaults, then ``config``; the index is opened here, once.
 
@@ -17,9 +24,10 @@ def create_app(config: dict | None = None):
     from flask_cors import CORS
     from werkzeug.exceptions import RequestEntityTooLarge
 
+    from indexer.added import library_dir
     from indexer.build import DEFAULT_INDEX
     from service import tracing
-    from service.api import Api, adjudicate, ask, chat, docs, games, health, search
+    from service.api import Api, adjudicate, ask, chat, docs, games, health, rulebooks, search
     from service.language import Detector
     from service.librarian import Librarian
     from service.middleware import DeclaredLength
@@ -31,6 +39,9 @@ def create_app(config: dict | None = None):
     app.config.from_mapping(
         REFEREE_INDEX=os.environ.get("REFEREE_INDEX", str(DEFAULT_INDEX)),
         REFEREE_INDEX_CHECK_SECONDS=float(os.environ.get("REFEREE_INDEX_CHECK_SECONDS", "2")),
+        # The rulebooks tables add (indexer.added), and the largest file an upload may send.
+        REFEREE_LIBRARY=str(library_dir()),
+        REFEREE_MAX_UPLOAD_BYTES=int(os.environ.get("REFEREE_MAX_UPLOAD_BYTES", 32 * 1024 * 1024)),
         REFEREE_LOG_LEVEL=os.environ.get("REFEREE_LOG_LEVEL", "info"),
         # The search engine, whoosh or tantivy (both read the same index generation); unset, the
         # environment's, else whoosh (service.retrieval.retriever.backend).
@@ -57,7 +68,7 @@ def create_app(config: dict | None = None):
     wildcard = origins.strip() == "*"
     CORS(app, resources={r"/v1/*": {}, "/healthz": {}, "/openapi.json": {}},
          origins="*" if wildcard else [o.strip() for o in origins.split(",") if o.strip()],
-         send_wildcard=wildcard, supports_credentials=False, methods=["GET", "HEAD", "POST", "OPTIONS"],
+         send_wildcard=wildcard, supports_credentials=False, methods=["GET", "HEAD", "POST", "DELETE", "OPTIONS"],
          expose_headers=["X-Request-ID", "X-Referee-Index", "ETag"], max_age=600)
     backend = search_backend(app.config["REFEREE_SEARCH_BACKEND"])  # an unknown one stops the start here
     detector = Detector()
@@ -70,7 +81,7 @@ def create_app(config: dict | None = None):
     @app.before_request
     def refuse_large_bodies():
         """413 for any request whose declared body is over the limit, read or not."""
-        limit = app.config["MAX_CONTENT_LENGTH"]
+        limit = request.max_content_length = body_limit(app.config, request.method, request.path)
         if request.content_length is not None and request.content_length > limit:
             raise RequestEntityTooLarge(f"The body is over the limit of {limit} bytes.")
 
@@ -82,7 +93,7 @@ def create_app(config: dict | None = None):
         return response
 
     api = Api(app)
-    for module in (health, games, search, ask, chat, adjudicate):
+    for module in (health, games, rulebooks, search, ask, chat, adjudicate):
         api.register_blueprint(module.blp)
     app.register_blueprint(adjudicate.no_adjudicator)
     app.register_blueprint(docs.blp)
@@ -95,5 +106,5 @@ def create_app(config: dict | None = None):
         api.spec.components.schema(move_schema.__name__, schema=move_schema)
         document_move_kinds(api.spec, move_schema)
     app.extensions["referee.api"] = api
-    app.wsgi_app = DeclaredLength(app.wsgi_app, limit=app.config["MAX_CONTENT_LENGTH"])
+    app.wsgi_app = DeclaredLength(app.wsgi_app, limit=lambda method, path: body_limit(app.config, method, path))
     return app

@@ -19,7 +19,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 from starlette.applications import Starlette
 from starlette.routing import Mount, Route
 
-from service import create_app, tracing
+from service import body_limit, create_app, tracing
 from service import mcp as referee_mcp
 from service.api.chat import authorized
 from service.errors import PROBLEM_JSON
@@ -39,22 +39,24 @@ class BufferedBody:
     over ``limit`` bytes is cut one byte past it and declared so: the app's own check answers 413,
     as it does for any route (the chat routes in OpenAI's form), and the connection is closed after."""
 
-    def __init__(self, app, limit: int):
+    def __init__(self, app, limit):
+        """``limit(method, path)``: the largest body the request may send (service.body_limit)."""
         self.app, self.limit = app, limit
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
+        limit = self.limit(scope.get("method", "GET"), scope.get("path", ""))
         body = bytearray()
-        while len(body) <= self.limit:
+        while len(body) <= limit:
             message = await receive()
             if message["type"] == "http.disconnect":
                 return
             body += message.get("body", b"")
             if not message.get("more_body", False):
                 break
-        over = len(body) > self.limit
-        body = bytes(body[:self.limit + 1])
+        over = len(body) > limit
+        body = bytes(body[:limit + 1])
         given = False
 
         async def replay():
@@ -132,7 +134,8 @@ def create_asgi_app(flask_app=None):
                                           transport_security=security, host=host,
                                           max_request_body_size=flask_app.config["MAX_CONTENT_LENGTH"])
     mcp_app = McpGate(mcp_http)
-    flask = BufferedBody(WSGIMiddleware(flask_app, workers=FLASK_THREADS), flask_app.config["MAX_CONTENT_LENGTH"])
+    flask = BufferedBody(WSGIMiddleware(flask_app, workers=FLASK_THREADS),
+                         lambda method, path: body_limit(flask_app.config, method, path))
 
     @contextlib.asynccontextmanager
     async def lifespan(_app):

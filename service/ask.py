@@ -145,6 +145,7 @@ def _citation(hit: Hit, quote: str | None = None) -> dict:
         "section": hit.section,
         "kind": hit.kind,
         "quote": quote if quote is not None else hit.text,
+        "page": hit.page,
     }
 
 
@@ -255,7 +256,7 @@ def ask(library: Library, question: str, game: str | None = None, lang: str | No
     if not hits:
         response["message"] = say("no_passages", asker, simplified)
         return response
-    if read.elsewhere or (result.on_topic is not None and result.on_topic < library.ranker.topic.threshold):
+    if read.elsewhere or (result.on_topic is not None and result.on_topic < result.threshold):
         response["message"] = say("not_found", asker, simplified)
         return response
 
@@ -284,6 +285,7 @@ def ask(library: Library, question: str, game: str | None = None, lang: str | No
         "game": hit.game,
         "lang": hit.lang,
         "section": hit.section,
+        "page": hit.page,
         "start": answer.start,
         "end": answer.end,
         "passage": hit.text,
@@ -309,6 +311,7 @@ def ask(library: Library, question: str, game: str | None = None, lang: str | No
                 response["citations"].append({
                     "passage_id": passage["id"], "game": passage["game"], "lang": passage["lang"],
                     "section": passage["section"], "kind": passage["kind"], "quote": side["quote"],
+                    "page": passage.get("page"),
                 })
                 cited.add(side["passage"])
     return response

@@ -32,7 +32,7 @@ def _field_errors(messages) -> dict:
     """webargs nests messages by location ({"query": {"q": [...]}}): clients want field paths."""
     if isinstance(messages, dict) and len(messages) == 1:
         (location, inner), = messages.items()
-        if location in ("query", "json", "view_args", "path") and isinstance(inner, dict):
+        if location in ("query", "json", "view_args", "path", "form", "files") and isinstance(inner, dict):
             return inner
     return messages
 

@@ -26,6 +26,8 @@ from service.retrieval.retriever import Found, Retriever, backend as search_back
 
 CANDIDATES = 40  # passages fetched from the retriever before the ranker's preferences
 NEAREST = 10  # and the passages answering the players' questions closest in meaning, when not among them
+# and, for a game without players' questions (one a table added), its passages closest in meaning
+CLOSEST = 10
 # Searches kept, the latest asked: a question asked again (the same words, game, language,
 # Accept-Language hint and limit) is answered from them. Tables ask the same things ("how many
 # cards do I draw?"), the Rulebook tab searches as a player types, and the chat endpoint asks a
@@ -46,14 +48,18 @@ class SearchResult:
     question: Question  # as Referee read it: the asker's language, spelling, game, concepts
     hits: list[Hit] = field(default_factory=list)
     on_topic: float | None = None  # the chance that the rulebooks answer it (None: not decided)
+    threshold: float | None = None  # the on-topic chance under which the rulebooks are taken not to answer
 
 
 class Library:
     """Games, rulebooks, passages and search over one built index."""
 
-    def __init__(self, index_dir: Path | str, detector=None, scorer=None, backend: str | None = None):
+    def __init__(self, index_dir: Path | str, detector=None, scorer=None, backend: str | None = None,
+                 uncurated=None):
         """``scorer``: the ranker's, when not the one of service/retrieval/ranker.json (a refit);
-        ``backend``: whoosh or tantivy, by default $REFEREE_SEARCH_BACKEND (whoosh when unset)."""
+        ``backend``: whoosh or tantivy, by default $REFEREE_SEARCH_BACKEND (whoosh when unset);
+        ``uncurated``: the scorer and on-topic decision for games without players' questions, when
+        not ranker.json's (an evaluation's, fitted without the game it measures)."""
         self.backend = search_backend(backend)  # ValueError for an unknown one, before anything is opened
         index_dir = Path(index_dir)
         try:
@@ -80,7 +86,8 @@ class Library:
         self._rarity: dict[tuple[str, str], float] = {}
         self.terms = TermBase(catalog.get("concepts", []))
         self.retriever: Retriever = open_retriever(generation, self.backend)
-        self.ranker = Ranker(Vectors.load(generation), self.rarity, scorer, catalog.get("question_terms", {}))
+        self.ranker = Ranker(Vectors.load(generation), self.rarity, scorer, catalog.get("question_terms", {}),
+                             uncurated)
         self.planner = Planner(self.terms, self.langs, catalog.get("dictionaries"))
         self.reader = Reader(self.games, self.terms, self.passages, self._in_corpus, detector, self.planner.translates,
                              self.ranker.asked_words.knows)
@@ -119,7 +126,7 @@ class Library:
         and sets are shared with the kept search, and are never to be changed.
         """
         kept = self._searched(q, game, limit, lang, hint)
-        return SearchResult(replace(kept.question), list(kept.hits), kept.on_topic)
+        return SearchResult(replace(kept.question), list(kept.hits), kept.on_topic, kept.threshold)
 
     def forget(self) -> None:
         """Drop the searches kept: the next search of each question works it out again."""
@@ -127,8 +134,8 @@ class Library:
 
     def _search(self, q: str, game: str | None, limit: int, lang: str | None, hint: str | None) -> SearchResult:
         question, plan, found = self.candidates(q, game, lang, hint, max(limit, CANDIDATES))
-        hits, on_topic = self.ranker.rank(found, plan, question, limit)
-        return SearchResult(question, hits, on_topic)
+        hits, on_topic, threshold = self.ranker.rank(found, plan, question, limit)
+        return SearchResult(question, hits, on_topic, threshold)
 
     def candidates(self, q: str, game: str | None = None, lang: str | None = None, hint: str | None = None,
                    limit: int = CANDIDATES) -> tuple[Question, QueryPlan, list[Found]]:
@@ -143,10 +150,14 @@ class Library:
         if plan.required:  # a quoted phrase: only passages that hold it
             return question, plan, found
         held = {candidate.fields["id"] for candidate in found}
+        embedding = question_embedding(question.meant)
         near = self.ranker.vectors.nearest(
-            question_embedding(question.meant), NEAREST,
-            lambda i: i not in held and question.game in (None, self.passages[i]["game"]))
-        return question, plan, found + [Found(self.passages[i], 0.0) for i in near]
+            embedding, NEAREST, lambda i: i not in held and question.game in (None, self.passages[i]["game"]))
+        held.update(near)
+        uncurated = [g for g in ([question.game] if question.game else self.games) if g not in self.ranker.curated]
+        close = [i for i in self.ranker.vectors.closest_passages(embedding, CLOSEST + len(held), uncurated)
+                 if i not in held][:CLOSEST]
+        return question, plan, found + [Found(self.passages[i], 0.0) for i in near + close]
 
     def rarity(self, lang: str, stem: str) -> float:
         """How telling a stem is in its language's passages: log(1 + passages / (1 + passages

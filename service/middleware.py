@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from typing import Callable
 
 from werkzeug.wsgi import get_content_length
 
@@ -16,13 +17,15 @@ class DeclaredLength:
     limit and hand the app a truncated document.)
     """
 
-    def __init__(self, app, limit: int):
+    def __init__(self, app, limit: Callable[[str, str], int]):
+        """``limit(method, path)``: the largest body the request may send."""
         self.app = app
         self.limit = limit
 
     def __call__(self, environ, start_response):
         if environ.get("wsgi.input_terminated") and get_content_length(environ) is None:
-            body = environ["wsgi.input"].read(self.limit + 1)
+            limit = self.limit(environ.get("REQUEST_METHOD", "GET"), environ.get("PATH_INFO", ""))
+            body = environ["wsgi.input"].read(limit + 1)
             environ["wsgi.input"] = io.BytesIO(body)
             environ["CONTENT_LENGTH"] = str(len(body))
             environ.pop("HTTP_TRANSFER_ENCODING", None)  # the app now gets a plain, measured body

@@ -9,10 +9,10 @@ from dataclasses import dataclass
 
 from marshmallow import EXCLUDE, Schema, fields, validate
 
-from indexer.corpus import KINDS, LANGS, game_ids
+from indexer.added import GAME_ID, MAX_GAME_ID
+from indexer.corpus import KINDS, LANGS
 from service.engines import GAMES
 
-GAME_IDS = game_ids()  # every game of corpus/games.yaml, with an adjudicator or not
 MAX_QUERY_CHARS = 500
 MAX_LIMIT = 50
 
@@ -28,6 +28,13 @@ TYPED_TEXT = validate.Regexp(
 
 def _lang(**kwargs):
     return fields.String(validate=validate.OneOf(LANGS), **kwargs)
+
+
+def game_id(**kwargs):
+    """A game's id: the shipped games' and those tables added (GET /v1/games lists them); a
+    well-formed id of no game is a 404, not a 400."""
+    return fields.String(validate=[validate.Length(min=1, max=MAX_GAME_ID), validate.Regexp(
+        GAME_ID.pattern, error="is a game id: lower-case letters and digits joined by hyphens")], **kwargs)
 
 
 # ---- errors ---------------------------------------------------------------------------------
@@ -161,6 +168,7 @@ class PassageBriefOut(Schema):
     id = fields.String(required=True, metadata={"deprecated": True, "description": "The passage id under its old name: use passage_id (id goes in v2)."})
     kind = fields.String(required=True, validate=validate.OneOf(KINDS))
     text = fields.String(required=True)
+    page = fields.Integer(allow_none=True, metadata={"description": "The page it is printed on (1-based), in a rulebook with pages (a PDF); absent or null otherwise."})
 
 
 class RulebookSectionOut(OutlineSectionOut):
@@ -187,6 +195,44 @@ class PassageOut(Schema):
     section_path = fields.List(fields.String(), required=True)
     kind = fields.String(required=True, validate=validate.OneOf(KINDS))
     text = fields.String(required=True, metadata={"description": "The rulebook's exact words."})
+    page = fields.Integer(allow_none=True, metadata={"description": "The page it is printed on (1-based), in a rulebook with pages (a PDF); absent or null otherwise."})
+
+
+# ---- rulebooks tables add ---------------------------------------------------------------------
+
+
+class RulebookUploadIn(Schema):
+    """A rulebook's upload: multipart/form-data with the file and, optionally, its name and language."""
+
+    file = fields.Raw(required=True, metadata={"type": "string", "format": "binary", "description":
+                      "The rulebook: a PDF (with text, not a scan), Markdown, plain text or a saved web page."})
+    name = fields.String(validate=validate.Length(min=1, max=80), metadata={
+        "description": "The game's display name, in any script (a new game; default: the rulebook's title)."})
+    lang = _lang(metadata={"description": "The rulebook's language; detected from its text when absent."})
+
+
+class UploadLinksOut(Schema):
+    upload = fields.String(required=True, metadata={"description": "Where this upload stands (GET)."})
+    game = fields.String(required=True, metadata={"description": "The game, once the upload is ready."})
+
+
+class UploadOut(Schema):
+    upload = fields.String(required=True, metadata={"description": "The upload's id."})
+    status = fields.String(required=True, validate=validate.OneOf(("building", "ready", "failed")), metadata={
+        "description": "building: the index is being rebuilt; ready: served within seconds; failed: see error."})
+    game = fields.String(required=True)
+    lang = _lang(required=True, metadata={"description": "The rulebook's language, given or detected."})
+    removed = fields.Boolean(metadata={"description": "True when the upload removes the rulebook."})
+    title = fields.String(metadata={"description": "The rulebook's title, as read."})
+    format = fields.String(validate=validate.OneOf(("pdf", "markdown", "text", "html")))
+    pages = fields.Integer(allow_none=True, metadata={"description": "A PDF's page count."})
+    sections = fields.Integer(metadata={"description": "The sections found."})
+    passages = fields.Integer(metadata={"description": "The passages found."})
+    new_game = fields.Boolean(metadata={"description": "True when the rulebook adds a game."})
+    generation = fields.String(metadata={"description": "The index generation that serves it, once ready."})
+    seconds = fields.Float(metadata={"description": "How long the rebuild took."})
+    error = fields.String(metadata={"description": "What failed."})
+    links = fields.Nested(UploadLinksOut, required=True)
 
 
 # ---- search ---------------------------------------------------------------------------------
@@ -198,10 +244,7 @@ class SearchArgs(Schema):
         validate=[validate.Length(min=1, max=MAX_QUERY_CHARS), TYPED_TEXT],
         metadata={"description": 'The question or keywords; "quoted phrases" must match as written.'},
     )
-    game = fields.String(
-        validate=validate.OneOf(GAME_IDS), load_default=None,
-        metadata={"description": "Only this game's rulebooks."},
-    )
+    game = game_id(load_default=None, metadata={"description": "Only this game's rulebooks (GET /v1/games lists them)."})
     lang = _lang(
         load_default=None,
         metadata={"description": "The asker's language; detected from the question when absent."},
@@ -251,6 +294,7 @@ class HitOut(Schema):
         metadata={"description": "The same matches as [start, end) character offsets into text."},
     )
     score = fields.Float(required=True, metadata={"description": "Referee's relevance score; comparable within one response only."})
+    page = fields.Integer(allow_none=True, metadata={"description": "The page it is printed on (1-based), in a rulebook with pages (a PDF); absent or null otherwise."})
     confidence = fields.Float(
         required=True, validate=validate.Range(0, 1),
         metadata={"description": "The estimated chance that this passage is the one that answers (the hits' chances "
@@ -278,8 +322,8 @@ class AskIn(Schema):
         metadata={"description": "The question, in English, French, German or Chinese (either script).",
                   "example": "Wie viele Zutaten braucht die Pizza Bombastica?"},
     )
-    game = fields.String(validate=validate.OneOf(GAME_IDS), load_default=None,
-                         metadata={"description": "Only this game's rulebooks.", "example": "mamma-mia"})
+    game = game_id(load_default=None, metadata={"description": "Only this game's rulebooks (GET /v1/games lists them).",
+                                                "example": "mamma-mia"})
     lang = _lang(load_default=None, metadata={"description": "The asker's language; detected when absent."})
 
 
@@ -289,6 +333,7 @@ class AnswerOut(Schema):
     game = fields.String(required=True)
     lang = _lang(required=True, metadata={"description": "The rulebook's language (not the asker's)."})
     section = fields.String(required=True)
+    page = fields.Integer(allow_none=True, metadata={"description": "The page it is printed on (1-based), in a rulebook with pages (a PDF); absent or null otherwise."})
     start = fields.Integer(required=True, metadata={"description": "Where text starts in passage (characters)."})
     end = fields.Integer(required=True, metadata={"description": "Where text ends in passage."})
     passage_text = Alias(required=True, source="passage", metadata={"description": "The whole passage."})
@@ -317,6 +362,7 @@ class CitationOut(Schema):
     section = fields.String(required=True)
     kind = fields.String(required=True, validate=validate.OneOf(KINDS))
     quote = fields.String(required=True, metadata={"description": "Exact words of the passage."})
+    page = fields.Integer(allow_none=True, metadata={"description": "The page it is printed on (1-based), in a rulebook with pages (a PDF); absent or null otherwise."})
 
 
 class AskDisagreementOut(Schema):

@@ -7,7 +7,7 @@ import http
 import flask_smorest
 import marshmallow as ma
 from flask import current_app, g
-from werkzeug.datastructures import LanguageAccept
+from werkzeug.datastructures import CombinedMultiDict, LanguageAccept
 from werkzeug.http import parse_accept_header
 from flask_smorest.utils import prepare_response
 from webargs.flaskparser import FlaskParser
@@ -51,6 +51,11 @@ class Parser(FlaskParser):
             message = f"JSON nested more than {MAX_JSON_DEPTH} levels deep."
             flask_smorest.abort(400, message=message, errors={"json": [message]})
         return data
+
+    def load_files(self, req, schema):
+        """A multipart body whole: its files and its other fields, as one schema documents them
+        (flask-smorest documents one request body an operation)."""
+        return self._makeproxy(CombinedMultiDict([req.files, req.form]), schema)
 
 
 TOO_LARGE = http.HTTPStatus(413).name  # the response every route with a body can give (over 256 KiB)
@@ -180,3 +185,9 @@ def library():
     if "library" not in g:
         g.library = current_app.extensions["referee.librarian"].current()
     return g.library
+
+
+def known_game(game: str | None) -> None:
+    """404 for a game id that names no game of the library (shipped or added)."""
+    if game is not None and game not in library().games:
+        flask_smorest.abort(404, message=f"No game {game!r}. Known games: {', '.join(library().games)}.")

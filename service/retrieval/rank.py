@@ -79,6 +79,7 @@ class Hit:
     highlights: list[tuple[int, int]]
     score: float  # the learned scorer's: comparable within one search only
     confidence: float  # the estimated chance that this passage is the one that answers
+    page: int | None = None  # the page it is printed on, in a rulebook with pages
 
 
 def mark(text: str, highlights: list[tuple[int, int]]) -> str:
@@ -106,6 +107,7 @@ def merge(found: list[tuple[int, int]], text: str) -> list[tuple[int, int]]:
 
 
 WEIGHTS = Path(__file__).with_name("ranker.json")
+UNCURATED = "uncurated"  # ranker.json's part for games without players' questions
 OFF_TOPIC_FILE = "off_topic.npy"  # beside ranker.json: the embeddings of the off-topic questions the decision was fitted on
 Preferred = tuple[float, dict, "list[tuple[int, int]] | None"]  # score, stored fields, highlights when worked out
 
@@ -235,17 +237,26 @@ def _leaves(tree: dict, node: int) -> int:
 _LOWEST_BIT = np.array([0] + [(w & -w).bit_length() - 1 for w in range(1, 1 << 16)], dtype=np.uint8)
 
 
-def load_scorer(path: Path = WEIGHTS) -> Trees:
-    """The fitted scorer, checked against FEATURES."""
+def load_scorer(path: Path = WEIGHTS, part: str | None = None) -> Trees:
+    """The fitted scorer, checked against FEATURES; ``part`` "uncurated": the one for games without
+    players' questions (None when it is not fitted)."""
     fitted = json.loads(path.read_text(encoding="utf-8"))
     if tuple(fitted["features"]) != FEATURES or "trees" not in fitted:
         raise ValueError(f"{path} was fitted on other features: run `python -m indexer.fit_ranker`")
+    if part is not None:
+        fitted = fitted.get(part)
+        if fitted is None:
+            return None
     return Trees(fitted["trees"], fitted["temperature"])
 
 
-def load_topic(path: Path = WEIGHTS) -> Topic | None:
-    """The fitted on-topic decision, checked against TOPIC_FEATURES (None before the first fit)."""
-    fitted = json.loads(path.read_text(encoding="utf-8")).get("topic")
+def load_topic(path: Path = WEIGHTS, part: str | None = None) -> Topic | None:
+    """The fitted on-topic decision, checked against TOPIC_FEATURES (None before the first fit);
+    ``part`` as for load_scorer."""
+    fitted = json.loads(path.read_text(encoding="utf-8"))
+    if part is not None:
+        fitted = fitted.get(part) or {}
+    fitted = fitted.get("topic")
     if fitted is None:
         return None
     off_topic = np.load(path.with_name(OFF_TOPIC_FILE)).astype(np.float32)
@@ -303,16 +314,30 @@ class _Stems:
 
 
 class Ranker:
-    """Orders the engine's candidates for a question; one per index generation."""
+    """Orders the engine's candidates for a question; one per index generation.
+
+    Two fitted scorers and on-topic decisions: the curated games' (whose passages have players'
+    questions, corpus/<game>/questions.yaml), and the one for a game a table added, which has none
+    (``uncurated``: fitted with each shipped game's questions and own concepts left out in turn,
+    indexer.fit_ranker). A question is weighed by the second when it is about such a game, or when
+    asked of every game and some candidate is of such a game."""
 
     def __init__(self, vectors: Vectors, rarity: Callable[[str, str], float], scorer: Trees | None = None,
-                 question_terms: dict[str, dict[str, list[str]]] | None = None):
-        """``scorer``: a refit's, which decides nothing about topics (fit_ranker fits that next).
-        ``question_terms``: passage id -> language -> the terms of its players' questions."""
+                 question_terms: dict[str, dict[str, list[str]]] | None = None,
+                 uncurated: tuple[Trees, Topic | None] | None = None):
+        """``scorer``: a refit's, used for every game, which decides nothing about topics
+        (fit_ranker fits that next). ``question_terms``: passage id -> language -> the terms of its
+        players' questions. ``uncurated``: the scorer and on-topic decision for games without
+        players' questions, when not ranker.json's."""
         self.vectors = vectors
         self.rarity = rarity  # (lang, stem) -> how telling the stem is in its language's passages
         self.scorer = load_scorer() if scorer is None else scorer
         self.topic = load_topic() if scorer is None else None
+        self.uncurated_scorer = (load_scorer(part=UNCURATED) if scorer is None else None) or self.scorer
+        self.uncurated_topic = load_topic(part=UNCURATED) if scorer is None else None
+        if uncurated is not None:
+            self.uncurated_scorer, self.uncurated_topic = uncurated
+        self.curated = frozenset(vectors.answering_in)  # the games whose passages have players' questions
         self._stems: dict[str, _Stems] = {}
         self.asked_words = AskedWords(question_terms or {})
 
@@ -381,15 +406,23 @@ class Ranker:
             ])
         return preferred, np.array(rows, dtype=np.float64)
 
-    def on_topic(self, question: Question, traits: np.ndarray, best: int) -> float | None:
+    def on_topic(self, question: Question, traits: np.ndarray, best: int, topic: Topic | None = None) -> float | None:
         """The chance that the rulebooks answer the question, given its candidates' traits and
         which is best (None when no decision is fitted)."""
-        if self.topic is None:
+        topic = topic or self.topic
+        if topic is None:
             return None
-        return self.topic.chance(self.topic_input(question, traits, best))
+        return topic.chance(self.topic_input(question, traits, best, topic=topic))
+
+    def for_question(self, question: Question, games: set[str]) -> tuple[Trees, Topic | None]:
+        """The scorer and on-topic decision for a question whose candidates are of ``games``."""
+        asked = {question.game} if question.game else games
+        if asked <= self.curated:
+            return self.scorer, self.topic
+        return self.uncurated_scorer, self.uncurated_topic or self.topic
 
     def topic_input(self, question: Question, traits: np.ndarray, best: int,
-                    off_topic: np.ndarray | None = None) -> np.ndarray:
+                    off_topic: np.ndarray | None = None, topic: Topic | None = None) -> np.ndarray:
         """What the on-topic decision reads: TOPIC_FEATURES, then the question's embedding.
         ``off_topic``: the known off-topic questions' embeddings, when not the fitted decision's
         (fit_ranker gives its own, leaving a question's own out)."""
@@ -397,7 +430,7 @@ class Ranker:
         at = {name: traits[best, k] for k, name in enumerate(FEATURES)}
         nearest_questions = traits[:, FEATURES.index("closest_questions")].max()
         likest = self.vectors.likest_question(embedding, question.game)
-        known = self.topic.off_topic if off_topic is None else off_topic
+        known = (topic or self.topic).off_topic if off_topic is None else off_topic
         likest_off_topic = float((known @ embedding).max()) if len(known) else -1.0
         described = [question.coverage, at["whole_passage"], at["closest_sentence"], at["closest_questions"],
                      nearest_questions, LIKEST_SCALE * likest, LIKEST_SCALE * likest_off_topic, at["words_in_passage"],
@@ -405,14 +438,16 @@ class Ranker:
         return np.concatenate([described, EMBEDDING_SCALE * embedding])
 
     def rank(self, found: list[Found], plan: QueryPlan, question: Question,
-             limit: int) -> tuple[list[Hit], float | None]:
-        """The best ``limit`` hits, with their highlights and confidence, and the chance that the
-        rulebooks answer the question at all (``on_topic``)."""
+             limit: int) -> tuple[list[Hit], float | None, float | None]:
+        """The best ``limit`` hits, with their highlights and confidence, the chance that the
+        rulebooks answer the question at all (``on_topic``), and the chance under which they are
+        taken not to (the threshold of the decision that weighed it)."""
         preferred, traits = self.features(found, plan, question)
         if not preferred:
-            return [], None
-        scores = self.scorer.score(traits)
-        chances = self.scorer.chances(scores)
+            return [], None, None
+        scorer, topic = self.for_question(question, {fields["game"] for _, fields, _ in preferred})
+        scores = scorer.score(traits)
+        chances = scorer.chances(scores)
         hits = []
         for k in sorted(range(len(preferred)), key=lambda k: (-scores[k], k))[:limit]:
             _, fields, marked = preferred[k]
@@ -422,8 +457,10 @@ class Ranker:
                 section_path=fields["section_path"], kind=fields["kind"], text=fields["text"],
                 snippet=mark(fields["text"], marked), highlights=marked,
                 score=round(float(scores[k]), 4), confidence=round(float(chances[k]), 3),
+                page=fields.get("page"),
             ))
-        return hits, self.on_topic(question, traits, int(np.argmax(scores)))
+        chance = self.on_topic(question, traits, int(np.argmax(scores)), topic)
+        return hits, chance, (topic.threshold if topic is not None else None)
 
 
 @lru_cache(maxsize=64)

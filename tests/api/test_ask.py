@@ -80,7 +80,7 @@ def test_ask_rejects_malformed_bodies_with_400(client):
         ({"json": {"question": " \t"}}, "question"),
         ({"json": {"question": "x" * 501}}, "question"),
         ({"json": {"question": 42}}, "question"),
-        ({"json": {"question": "x", "game": "chess"}}, "game"),
+        ({"json": {"question": "x", "game": "Chess!"}}, "game"),
         ({"json": {"question": "x", "lang": "es"}}, "lang"),
         ({"json": {"question": "x", "extra": 1}}, "extra"),
         ({"json": ["question"]}, "_schema"),
@@ -220,3 +220,8 @@ def test_what_only_one_rulebook_says_is_answered_from_that_rulebook(client, ques
     assert reply["answer"]["passage_id"] == "mamma-mia.zh.setup.4"
     assert "最餓的一位玩家" in reply["answer"]["text"]
     assert reply["disagreement"]["id"] == "who-starts" and reply["disagreement"]["kind"] == "one-text-only"
+
+
+def test_asking_about_a_game_referee_does_not_have_is_404(client):
+    response = client.post("/v1/ask", json={"question": "who wins?", "game": "chess"})
+    assert response.status_code == 404 and "No game 'chess'" in response.get_json()["detail"]

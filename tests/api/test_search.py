@@ -75,10 +75,16 @@ def test_search_rejects_bad_parameters_with_400_naming_the_field(client):
         ({"q": "x", "limit": "ten"}, "limit"),
         ({"q": "x", "limit": 0}, "limit"),
         ({"q": "x", "limit": 51}, "limit"),
-        ({"q": "x", "game": "chess"}, "game"),
+        ({"q": "x", "game": "Chess!"}, "game"),
         ({"q": "x", "lang": "it"}, "lang"),
     ]:
         response = client.get("/v1/search", query_string=params)
         assert response.status_code == 400, params
         assert response.mimetype == "application/problem+json"
         assert field in response.get_json()["errors"], params
+
+
+def test_a_well_formed_game_id_of_no_game_is_404_naming_the_known_games(client):
+    response = client.get("/v1/search", query_string={"q": "x", "game": "chess"})
+    assert response.status_code == 404 and response.mimetype == "application/problem+json"
+    assert "No game 'chess'" in response.get_json()["detail"] and "mamma-mia" in response.get_json()["detail"]
