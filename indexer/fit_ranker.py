@@ -308,7 +308,10 @@ def fit_uncurated(games: list[LeftOut], known: np.ndarray, off_topic_texts: list
         questions = described(g.cases, g.candidates)
         by_game[g.game] = figures(questions, lambda x: np.argsort(-scorer.score(x), kind="stable"))
     trees, scorer, topic = fit_models(games, known, off_topic_texts)
+    from service.retrieval.rank import FEATURES
+
     return {
+        "features": list(FEATURES),
         "trained_on": {"games": [g.game for g in games], "questions": sum(len(g.cases) for g in games),
                        "left_out": "each game's players' questions and own concepts (indexer.leave_out)"},
         "cross_validated": {"by_game": by_game, "folds": "one game held out at a time"},
@@ -346,7 +349,7 @@ def main(argv=None) -> int:
     from indexer.build import DEFAULT_INDEX
     from service.language import Detector
     from service.library import Library
-    from service.retrieval.rank import FEATURES, OFF_TOPIC_FILE, UNCURATED, WEIGHTS
+    from service.retrieval.rank import CURATED_FEATURES, OFF_TOPIC_FILE, UNCURATED, WEIGHTS
 
     parser = argparse.ArgumentParser(prog="python -m indexer.fit_ranker", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -367,7 +370,8 @@ def main(argv=None) -> int:
     else:
         library = Library(args.index, detector=Detector(), scorer=Trees([]))  # traits need no scorer
         candidates = read(library, cases)
-        questions = described(cases, candidates)
+        # the curated games' scorer reads the first CURATED_FEATURES of FEATURES
+        questions = [(x[:, :len(CURATED_FEATURES)], y) for x, y in described(cases, candidates)]
         learned, held_out = cross_validated(questions)
         trees = fit(questions)
         scorer = Trees(trees, temperature(questions, held_out))
@@ -380,7 +384,7 @@ def main(argv=None) -> int:
                                           others([c.q for c in off_topic], compared)),
                           [normalize(c.gold[0]) for c in cases] + [c.id for c in off_topic])
         report = {
-            "features": list(FEATURES),
+            "features": list(CURATED_FEATURES),
             "fitted": time.strftime("%Y-%m-%d", time.gmtime()),
             "trained_on": {"files": [f.name for f in args.files], "split": "dev", "questions": len(cases),
                            "boosting": {k: v for k, v in BOOSTING.items() if k not in ("verbose", "num_threads")}},

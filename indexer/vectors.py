@@ -262,6 +262,11 @@ class Vectors:
         in_questions = _closest(asked[answering], begins, CLOSE_QUESTIONS)
         return whole, in_sentences, in_questions
 
+    def plain_whole(self, question: np.ndarray, ids: list[str]) -> np.ndarray:
+        """For each passage of ``ids``: the cosine of the question with the passage whole, without
+        the adapter (which the curated games' questions fitted)."""
+        return _cosines(self.passages[[self.row[i] for i in ids]], question)
+
     @cached_property
     def in_section(self) -> tuple[np.ndarray, np.ndarray]:
         """For each passage row, the row of the passage before it in its section and of the one

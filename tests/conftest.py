@@ -27,8 +27,10 @@ def index_dir(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def app(index_dir):
-    return create_app({"REFEREE_INDEX": str(index_dir), "TESTING": True})
+def app(index_dir, tmp_path_factory):
+    """The app over the session's index; a rulebook a test adds would go to a library of its own."""
+    return create_app({"REFEREE_INDEX": str(index_dir), "REFEREE_LIBRARY": str(tmp_path_factory.mktemp("library")),
+                       "TESTING": True})
 
 
 @pytest.fixture(scope="module", params=["whoosh", "tantivy"])

@@ -8,15 +8,13 @@ from service.schemas import GameDetailOut, GamesOut, PassageOut, RulebookOut
 
 blp = Blueprint("games", __name__, description="The games, their rulebooks and passages.")
 
-CACHE_SECONDS = 300  # these answers change only when the index is rebuilt
-
-
 @blp.after_request
 def cacheable(response):
-    """An ETag and a max-age on what only the index changes; 304 when the client's copy is current."""
+    """An ETag on what only the index changes, to be checked at each use (a table may add a game at
+    any time): 304 when the client's copy is current."""
     if request.method in ("GET", "HEAD") and response.status_code == 200:
         response.cache_control.public = True
-        response.cache_control.max_age = CACHE_SECONDS
+        response.cache_control.no_cache = True
         response.add_etag()
         response.make_conditional(request)
     return response

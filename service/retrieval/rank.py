@@ -128,6 +128,12 @@ FEATURES = (
     "passage_before",  # whole_passage of the passage before it in its section (0 when none)
     "passage_after",  # ... of the one after it
     "asks_what_next",  # the question asks what follows a situation ("what happens", "was nun", "怎麼辦")
+    # read by the scorer for games without players' questions (the curated games' reads those above)
+    "whole_passage_plain",  # cosine of the question with the passage under its headings, without the adapter
+    "whole_passage_behind",  # whole_passage less the most any candidate has of it
+    "closest_sentence_behind",  # closest_sentence less the most any candidate has of it
+    "words_in_passage_behind",  # words_in_passage less the most any candidate has of it
+    "faq",  # an answer of the rulebook's questions and answers
 )
 
 # A question that states a situation and asks what follows: its answer is often the passage after
@@ -142,6 +148,9 @@ _WHAT_NEXT = re.compile(
     r"怎麼辦|怎么办|會怎樣|会怎样|幹嘛|干嘛|怎麼處理|怎么处理|誰贏|谁赢|然後呢|然后呢",
     re.IGNORECASE,
 )
+
+
+CURATED_FEATURES = FEATURES[:15]  # what the curated games' scorer reads (fitted before the others were added)
 
 
 # What the on-topic decision reads, besides the question's sentence embedding (EMBEDDING_SCALE x).
@@ -241,12 +250,13 @@ def load_scorer(path: Path = WEIGHTS, part: str | None = None) -> Trees:
     """The fitted scorer, checked against FEATURES; ``part`` "uncurated": the one for games without
     players' questions (None when it is not fitted)."""
     fitted = json.loads(path.read_text(encoding="utf-8"))
-    if tuple(fitted["features"]) != FEATURES or "trees" not in fitted:
-        raise ValueError(f"{path} was fitted on other features: run `python -m indexer.fit_ranker`")
     if part is not None:
         fitted = fitted.get(part)
         if fitted is None:
             return None
+    # a scorer reads the first of FEATURES (its trees number them so): the curated games' fewer
+    if tuple(fitted["features"]) != FEATURES[: len(fitted["features"])] or "trees" not in fitted:
+        raise ValueError(f"{path} was fitted on other features: run `python -m indexer.fit_ranker`")
     return Trees(fitted["trees"], fitted["temperature"])
 
 
@@ -379,6 +389,7 @@ class Ranker:
         top = preferred[0][0] or 1.0
         in_questions = self.asked_words.shares(question, ids)
         asks_next = float(bool(_WHAT_NEXT.search(question.text)))
+        plain = self.vectors.plain_whole(embedding, ids)
         rows = []
         for place, (score, fields, _) in enumerate(preferred):
             stems, lang = self.stems(fields), fields["lang"]
@@ -403,8 +414,16 @@ class Ranker:
                 before[place],
                 after[place],
                 asks_next,
+                plain[place],
+                0.0, 0.0, 0.0,  # worked out below, once every candidate's are known
+                float(fields["kind"] == "faq"),
             ])
-        return preferred, np.array(rows, dtype=np.float64)
+        traits = np.array(rows, dtype=np.float64)
+        for behind, of in (("whole_passage_behind", "whole_passage"), ("closest_sentence_behind", "closest_sentence"),
+                           ("words_in_passage_behind", "words_in_passage")):
+            column = traits[:, FEATURES.index(of)]
+            traits[:, FEATURES.index(behind)] = column - column.max()
+        return preferred, traits
 
     def on_topic(self, question: Question, traits: np.ndarray, best: int, topic: Topic | None = None) -> float | None:
         """The chance that the rulebooks answer the question, given its candidates' traits and

@@ -41,6 +41,12 @@ def home():
     return _shell()
 
 
+@blp.get("/add")
+def add_game():
+    """Adding a game: its rulebook uploaded, read and indexed."""
+    return _shell()
+
+
 @blp.get("/favicon.ico")
 def favicon():
     """Browsers ask for it on every page, /docs included."""

@@ -52,12 +52,13 @@ class Problem extends Error {
   }
 }
 
-async function api(path, body) {
-  if (!body && cache.has(path)) return cache.get(path);
+async function api(path, body, { fresh = false } = {}) {
+  if (!body && !fresh && cache.has(path)) return cache.get(path);
   let response;
   try {
     response = await fetch(path, {
       method: body ? "POST" : "GET",
+      cache: fresh ? "no-cache" : "default",
       headers: { "Accept-Language": ui, ...(body ? { "Content-Type": "application/json" } : {}) },
       body: body ? JSON.stringify(body) : undefined,
     });
@@ -111,11 +112,13 @@ function save(key, value) {
 }
 
 // A headline in the interface language; the API's own words (English) folded away beneath it.
-const HEADLINES = { 400: "error.400", 404: "error.404", 413: "error.413", 422: "error.422" };
+const HEADLINES = { 400: "error.400", 403: "error.403", 404: "error.404", 409: "error.409", 413: "error.413",
+  415: "error.415", 422: "error.422" };
 
-function errorBox(error) {
+function errorBox(error, headlines = HEADLINES) {
   const problem = error.problem || {};
-  const headline = problem.headline || (HEADLINES[problem.status] ? t(HEADLINES[problem.status]) : null);
+  const key = headlines[problem.status] || HEADLINES[problem.status];
+  const headline = problem.headline || (key ? t(key) : null);
   if (!headline) return h("p", { class: "error", role: "alert" }, error.message);
   const fields = problem.errors ? Object.entries(problem.errors).map(([field, messages]) =>
     h("li", {}, h("code", {}, field), " ", [].concat(messages).map(String).filter((m, i, all) => all.indexOf(m) === i).join(" "))) : [];
@@ -143,11 +146,92 @@ async function home() {
     return h("li", { class: "card" },
       h("h2", {}, gameName(game)),
       h("p", { class: "meta" }, t("rulebooksIn", { langs: new Intl.ListFormat(ui).format(game.rulebooks.map(langName)) })),
-      game.players && h("p", { class: "meta", title: game.players.stated ? null : game.players.note },
+      game.players?.min && h("p", { class: "meta", title: game.players.stated ? null : game.players.note },
         t(game.players.stated ? "players" : "playersInferred", game.players)),
       h("nav", { class: "actions", "aria-label": `${gameName(game)}: ${t("offers")}` }, offers));
   });
-  show(null, h("h1", {}, t("games")), h("p", { class: "muted" }, t("tagline")), h("ul", { class: "cards" }, cards));
+  show(null, h("h1", {}, t("games")), h("p", { class: "muted" }, t("tagline")), h("ul", { class: "cards" }, cards),
+    h("p", {}, h("a", { class: "button quiet", href: "/add" }, t("addGame"))));
+}
+
+// ---------------------------------------------------------------- adding a game
+
+// A game id from its name: ASCII words joined by hyphens, as the API asks ("Café Chaos!" -> "cafe-chaos").
+export function gameId(name) {
+  const words = name.normalize("NFKD").replace(/ß/g, "ss").replace(/\p{M}/gu, "").toLowerCase().match(/[a-z0-9]+/g);
+  return (words || []).join("-").slice(0, 40).replace(/-+$/, "");
+}
+
+async function addPage() {
+  const file = h("input", { type: "file", name: "file", required: true, accept: ".pdf,.md,.markdown,.txt,.html,.htm" });
+  const name = h("input", { type: "text", name: "name", required: true, maxlength: 80, autocomplete: "off" });
+  const id = h("input", { type: "text", name: "game", required: true, maxlength: 40, pattern: "[a-z0-9]+(-[a-z0-9]+)*",
+    autocomplete: "off", spellcheck: "false" });
+  const lang = h("select", { name: "lang" }, h("option", { value: "" }, t("add.detect")),
+    ["en", "fr", "de", "zh"].map((code) => h("option", { value: code }, langName(code))));
+  let idTouched = false;
+  id.addEventListener("input", () => { idTouched = true; });
+  name.addEventListener("input", () => { if (!idTouched) id.value = gameId(name.value); });
+  file.addEventListener("change", () => {
+    if (!name.value && file.files[0]) {
+      name.value = file.files[0].name.replace(/\.[^.]+$/, "").replace(/[._-]+/g, " ").trim();
+      if (!idTouched) id.value = gameId(name.value);
+    }
+  });
+  const status = h("div", { "aria-live": "polite" });
+  const submit = h("button", { type: "submit" }, t("add.submit"));
+  const form = h("form", { class: "add", onsubmit: async (event) => {
+    event.preventDefault();
+    submit.disabled = true;
+    status.replaceChildren(h("p", { class: "loading" }, t("add.reading")));
+    const body = new FormData();
+    body.append("file", file.files[0]);
+    body.append("name", name.value.trim());
+    if (lang.value) body.append("lang", lang.value);
+    try {
+      let job = await upload(`/v1/games/${encodeURIComponent(id.value)}/rulebooks`, body);
+      status.replaceChildren(foundView(job), h("p", { class: "loading" }, t("add.building")));
+      while (job.status === "building") {
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        job = await api(job.links.upload, undefined, { fresh: true });
+      }
+      if (job.status !== "ready") throw new Problem({ status: 422, detail: job.error });
+      await new Promise((resolve) => setTimeout(resolve, 2500)); // every worker moves to the new index
+      cache.clear();
+      games = (await api("/v1/games", undefined, { fresh: true })).games;
+      status.replaceChildren(foundView(job), h("p", {}, h("strong", {}, t("add.ready"))),
+        h("nav", { class: "actions" }, h("a", { class: "button", href: `/games/${job.game}/chat` }, t("chat")),
+          h("a", { class: "button quiet", href: `/games/${job.game}/rulebook` }, t("rulebook"))));
+    } catch (error) {
+      status.replaceChildren(errorBox(error, { 422: "add.unreadable" }));
+    } finally {
+      submit.disabled = false;
+    }
+  } },
+  h("label", {}, h("span", {}, t("add.file")), file),
+  h("p", { class: "meta" }, t("add.fileHint")),
+  h("label", {}, h("span", {}, t("add.name")), name),
+  h("label", {}, h("span", {}, t("add.id")), id),
+  h("label", {}, h("span", {}, t("add.lang")), lang),
+  submit);
+  show(t("addGame"), h("h1", {}, t("addGame")), h("p", { class: "muted" }, t("add.intro")), form, status);
+}
+
+function foundView(job) {
+  return h("p", { class: "meta" }, t(job.pages ? "add.foundPages" : "add.found", {
+    sections: job.sections, passages: job.passages, pages: job.pages, lang: langName(job.lang) }));
+}
+
+async function upload(path, body) {
+  let response;
+  try {
+    response = await fetch(path, { method: "POST", headers: { "Accept-Language": ui }, body });
+  } catch {
+    throw new Problem({ headline: t("offline"), detail: path });
+  }
+  const data = await response.json().catch(() => ({ detail: response.statusText }));
+  if (!response.ok) throw new Problem(data);
+  return data;
 }
 
 function notFound() {
@@ -570,6 +654,7 @@ async function dispute(game) {
 async function route() {
   const [, section, id, tab, rest] = location.pathname.split("/").map(decodeURIComponent);
   if (!section) return home();
+  if (section === "add" && !id) return addPage();
   const game = section === "games" && games.find((g) => g.id === id);
   const known = ["chat", "rulebook", "dispute"];
   if (!game || (tab && !known.includes(tab)) || (rest && tab !== "rulebook")) return notFound();
