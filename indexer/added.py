@@ -18,6 +18,7 @@ import os
 import re
 import shutil
 import time
+import uuid
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -147,6 +148,53 @@ def remove(game: str, lang: str, library: Path | None = None) -> bool:
             shutil.rmtree(folder, ignore_errors=True)
         _write(library / GAMES, _games_yaml(entries))
     return True
+
+
+# ---- what tables confirm ---------------------------------------------------------------------
+
+FEEDBACK = "feedback.yaml"
+
+
+def feedback(library: Path | None = None, game: str | None = None) -> list[dict]:
+    """The questions players said a passage answered, oldest first (``game``'s only when given)."""
+    path = Path(library or library_dir()) / FEEDBACK
+    if not path.exists():
+        return []
+    items = (yaml.safe_load(path.read_text(encoding="utf-8")) or {}).get("feedback") or []
+    return [item for item in items if game is None or item["game"] == game]
+
+
+def record_feedback(question: str, lang: str, game: str, passage: str, helpful: bool, confirmed: bool,
+                    library: Path | None = None) -> dict:
+    """Keep a player's word that ``passage`` answered (or did not answer) ``question``; a confirmed
+    helpful one joins the game's players' questions at the next build (indexer.corpus)."""
+    library = Path(library or library_dir())
+    library.mkdir(parents=True, exist_ok=True)
+    item = {"id": uuid.uuid4().hex[:12], "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "game": game,
+            "passage": passage, "lang": lang, "question": question, "helpful": helpful, "confirmed": confirmed}
+    with _writing(library):
+        items = feedback(library) + [item]
+        _write(library / FEEDBACK, _feedback_yaml(items))
+    return item
+
+
+def forget_feedback(item_id: str, library: Path | None = None) -> dict | None:
+    """Remove one kept answer; the removed item, or None when there is none."""
+    library = Path(library or library_dir())
+    if not (library / FEEDBACK).exists():
+        return None
+    with _writing(library):
+        items = feedback(library)
+        found = next((item for item in items if item["id"] == item_id), None)
+        if found is not None:
+            _write(library / FEEDBACK, _feedback_yaml([item for item in items if item is not found]))
+    return found
+
+
+def _feedback_yaml(items: list[dict]) -> bytes:
+    header = ("# Questions players said a passage answered (POST /v1/feedback). Confirmed helpful ones\n"
+              "# (sent with the API key, or from this machine) join the game's players' questions.\n")
+    return (header + yaml.safe_dump({"feedback": items}, allow_unicode=True, sort_keys=False)).encode("utf-8")
 
 
 def _games_yaml(entries: list[dict]) -> bytes:

@@ -264,7 +264,23 @@ def load_corpus(root: Path | str, library: Path | str | None = None) -> Corpus:
     corpus = Corpus(root=root, games=games, rulebooks=rulebooks, disagreements=disagreements)
     _check_disagreements(corpus)
     corpus.questions = _questions(corpus)
+    if library is not None:
+        _confirmed(corpus, Path(library))
     return corpus
+
+
+def _confirmed(corpus: Corpus, library: Path) -> None:
+    """The questions tables confirmed a passage answers (indexer.added.feedback) join its players'
+    questions; one about a passage no longer there (its rulebook removed) is left out."""
+    path = library / "feedback.yaml"
+    if not path.exists():
+        return
+    ids = {p.id for book in corpus.rulebooks for p in book.passages}
+    for item in (yaml.safe_load(path.read_text(encoding="utf-8")) or {}).get("feedback") or []:
+        if item.get("confirmed") and item.get("helpful") and item["passage"] in ids and item.get("lang") in LANGS:
+            asked = corpus.questions.setdefault(item["passage"], {lang: () for lang in LANGS})
+            if item["question"] not in asked[item["lang"]]:
+                asked[item["lang"]] = asked[item["lang"]] + (item["question"],)
 
 
 def _questions(corpus: Corpus) -> dict[str, dict[str, tuple[str, ...]]]:

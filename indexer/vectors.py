@@ -343,6 +343,13 @@ class Vectors:
         return float(best.max()) if len(best) else -1.0
 
     @cached_property
+    def curated(self) -> frozenset[str]:
+        """The games at least half of whose passages answer some players' question: the shipped
+        games, whose questions were written for every passage, not a game a table added and
+        confirmed a few answers of."""
+        return frozenset(game for game, rows in self.answering_in.items() if len(rows) >= 0.5 * len(self.game_rows[game]))
+
+    @cached_property
     def game_rows(self) -> dict[str, np.ndarray]:
         """Each game's passage rows (a passage id is ``game.lang.section-anchor.n``)."""
         games = np.array([i.split(".", 1)[0] for i in self.ids])

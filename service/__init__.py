@@ -27,7 +27,7 @@ def create_app(config: dict | None = None):
     from indexer.added import library_dir
     from indexer.build import DEFAULT_INDEX
     from service import tracing
-    from service.api import Api, adjudicate, ask, chat, docs, games, health, rulebooks, search
+    from service.api import Api, adjudicate, ask, chat, docs, feedback, games, health, rulebooks, search
     from service.language import Detector
     from service.librarian import Librarian
     from service.middleware import DeclaredLength
@@ -93,7 +93,7 @@ def create_app(config: dict | None = None):
         return response
 
     api = Api(app)
-    for module in (health, games, rulebooks, search, ask, chat, adjudicate):
+    for module in (health, games, rulebooks, feedback, search, ask, chat, adjudicate):
         api.register_blueprint(module.blp)
     app.register_blueprint(adjudicate.no_adjudicator)
     app.register_blueprint(docs.blp)

@@ -235,6 +235,41 @@ class UploadOut(Schema):
     links = fields.Nested(UploadLinksOut, required=True)
 
 
+# ---- what tables confirm ----------------------------------------------------------------------
+
+
+class FeedbackIn(Schema):
+    question = fields.String(required=True, validate=[validate.Length(min=1, max=MAX_QUERY_CHARS), TYPED_TEXT],
+                             metadata={"description": "The question as it was asked.", "example": "wer fängt an?"})
+    passage_id = fields.String(required=True, validate=validate.Length(min=1, max=200), metadata={
+        "description": "The passage that answered it (one of the answer's citations, say).", "example": "moemmen.en.setup.2"})
+    helpful = fields.Boolean(load_default=True, metadata={
+        "description": "True: this passage answered the question (the default); false: it did not."})
+    game = game_id(metadata={"description": "The game asked about; must be the passage's."})
+    lang = _lang(metadata={"description": "The question's language; detected when absent."})
+
+
+class FeedbackArgs(Schema):
+    game = game_id(metadata={"description": "Only this game's."})
+
+
+class FeedbackOut(Schema):
+    id = fields.String(required=True)
+    date = fields.String(required=True, metadata={"description": "When it was given (UTC, ISO 8601)."})
+    game = fields.String(required=True)
+    passage_id = fields.String(required=True)
+    lang = _lang(required=True, metadata={"description": "The question's language."})
+    question = fields.String(required=True)
+    helpful = fields.Boolean(required=True)
+    confirmed = fields.Boolean(required=True, metadata={
+        "description": "Given from this machine or with the API key: a helpful one joins the game's players' questions."})
+    rebuild = fields.String(metadata={"description": "The rebuild it started, to follow (GET)."})
+
+
+class FeedbackListOut(Schema):
+    feedback = fields.List(fields.Nested(FeedbackOut), required=True)
+
+
 # ---- search ---------------------------------------------------------------------------------
 
 

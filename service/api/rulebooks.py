@@ -38,18 +38,35 @@ JOBS = ".uploads"  # in the library folder: one JSON file an upload, read by eve
 log = logging.getLogger(__name__)
 
 
-def _may_change_the_library() -> None:
+def refused() -> tuple[int, str] | None:
+    """Why this request may not change the library (status, message), or None when it may."""
     if keys():
         if not authorized(request.headers.get("Authorization")):
-            abort(401, message="Send Authorization: Bearer <key>, a key of REFEREE_API_KEY, to add or remove a rulebook.")
-        return
+            return 401, "Send Authorization: Bearer <key>, a key of REFEREE_API_KEY, to change the library."
+        return None
     try:
         loopback = ipaddress.ip_address((request.remote_addr or "").split("%")[0]).is_loopback
     except ValueError:
         loopback = False
     if not loopback:
-        abort(403, message="Rulebooks are added from this machine only, unless REFEREE_API_KEY is set: "
-                           "then with one of its keys.")
+        return 403, "The library is changed from this machine only, unless REFEREE_API_KEY is set: then with one of its keys."
+    return None
+
+
+def _may_change_the_library() -> None:
+    why = refused()
+    if why is not None:
+        abort(why[0], message=why[1])
+
+
+def start_rebuild(**fields) -> dict:
+    """Rebuild the index in the background, followed as an upload (GET /v1/uploads/{id})."""
+    job = {"upload": uuid.uuid4().hex[:12], "status": "building", **fields, "started": time.time(), "pid": os.getpid()}
+    path = _job_path(job["upload"])
+    _save_job(path, job)
+    threading.Thread(target=_rebuild, args=(path, dict(job), current_app.config["REFEREE_INDEX"], _library_dir()),
+                     name=f"rebuild-{job['upload']}", daemon=True).start()
+    return job
 
 
 def _shipped() -> dict[str, dict]:
@@ -110,13 +127,8 @@ def add_rulebook(game, file, name=None, lang=None):
         abort(422, message=str(error))
     except added.Refused as error:
         abort(error.status, message=str(error))
-    job = {"upload": uuid.uuid4().hex[:12], "status": "building", "game": found.game, "lang": found.lang,
-           "title": found.title, "format": found.format, "pages": found.pages, "sections": found.sections,
-           "passages": found.passages, "new_game": found.new_game, "started": time.time(), "pid": os.getpid()}
-    path = _job_path(job["upload"])
-    _save_job(path, job)
-    threading.Thread(target=_rebuild, args=(path, dict(job), current_app.config["REFEREE_INDEX"], _library_dir()),
-                     name=f"upload-{job['upload']}", daemon=True).start()
+    job = start_rebuild(game=found.game, lang=found.lang, title=found.title, format=found.format, pages=found.pages,
+                        sections=found.sections, passages=found.passages, new_game=found.new_game)
     location = url_for("rulebooks.get_upload", upload=job["upload"])
     return _out(job), 202, {"Location": location}
 
@@ -172,10 +184,5 @@ def remove_rulebook(game, lang):
         abort(error.status, message=str(error))
     if not removed:
         abort(404, message=f"No added {lang!r} rulebook of {game!r}.")
-    job = {"upload": uuid.uuid4().hex[:12], "status": "building", "game": game, "lang": lang, "removed": True,
-           "started": time.time(), "pid": os.getpid()}
-    path = _job_path(job["upload"])
-    _save_job(path, job)
-    threading.Thread(target=_rebuild, args=(path, dict(job), current_app.config["REFEREE_INDEX"], _library_dir()),
-                     name=f"removal-{job['upload']}", daemon=True).start()
+    job = start_rebuild(game=game, lang=lang, removed=True)
     return _out(job), 202, {"Location": url_for("rulebooks.get_upload", upload=job["upload"])}

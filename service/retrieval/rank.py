@@ -108,6 +108,8 @@ def merge(found: list[tuple[int, int]], text: str) -> list[tuple[int, int]]:
 
 WEIGHTS = Path(__file__).with_name("ranker.json")
 UNCURATED = "uncurated"  # ranker.json's part for games without players' questions
+# The cosine at which a players' question is the question asked again (spelling and spacing aside).
+ASKED_BEFORE = 0.95
 OFF_TOPIC_FILE = "off_topic.npy"  # beside ranker.json: the embeddings of the off-topic questions the decision was fitted on
 Preferred = tuple[float, dict, "list[tuple[int, int]] | None"]  # score, stored fields, highlights when worked out
 
@@ -347,7 +349,7 @@ class Ranker:
         self.uncurated_topic = load_topic(part=UNCURATED) if scorer is None else None
         if uncurated is not None:
             self.uncurated_scorer, self.uncurated_topic = uncurated
-        self.curated = frozenset(vectors.answering_in)  # the games whose passages have players' questions
+        self.curated = vectors.curated  # the games whose passages have players' questions
         self._stems: dict[str, _Stems] = {}
         self.asked_words = AskedWords(question_terms or {})
 
@@ -466,6 +468,12 @@ class Ranker:
             return [], None, None
         scorer, topic = self.for_question(question, {fields["game"] for _, fields, _ in preferred})
         scores = scorer.score(traits)
+        if scorer is self.uncurated_scorer and scorer is not self.scorer:
+            # A question a table confirmed a passage answers (POST /v1/feedback), asked again: that
+            # passage, whatever the scorer fitted without players' questions makes of it.
+            again = traits[:, FEATURES.index("closest_questions")] >= ASKED_BEFORE
+            if again.any():
+                scores = np.where(again, scores.max() + 1.0 + scores - scores.min(), scores)
         chances = scorer.chances(scores)
         hits = []
         for k in sorted(range(len(preferred)), key=lambda k: (-scores[k], k))[:limit]:

@@ -78,7 +78,8 @@ def test_every_operation_has_a_named_function(generated):
     package = Path(generated.__file__).parent / "api"
     names = {module.stem for module in package.glob("*/*.py")} - {"__init__"}
     expected = {"get_health", "list_games", "get_game", "get_rulebook", "get_passage", "search_passages", "ask_question",
-                "list_chat_models", "get_chat_model", "create_chat_completion", "add_rulebook", "get_upload", "remove_rulebook"}
+                "list_chat_models", "get_chat_model", "create_chat_completion", "add_rulebook", "get_upload", "remove_rulebook",
+                "give_feedback", "list_feedback", "remove_feedback"}
     for game in ENGINES:
         expected |= {f"setup_{SNAKE[game]}_game", f"list_{SNAKE[game]}_legal_moves",
                      f"adjudicate_{SNAKE[game]}_move", f"replay_{SNAKE[game]}_moves", f"score_{SNAKE[game]}_game"}

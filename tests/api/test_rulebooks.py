@@ -123,3 +123,36 @@ def test_an_unknown_upload_is_404(table):
     client = table.test_client()
     assert client.get("/v1/uploads/0123456789ab").status_code == 404
     assert client.get("/v1/uploads/..%2f..%2fgames").status_code == 404
+
+
+def test_a_confirmed_answer_joins_the_games_questions_and_can_be_removed(table):
+    client = table.test_client()
+    assert wait_ready(client, upload(client, name="Pilzsammler").headers["Location"])["status"] == "ready"
+    passage = "pilzsammler.de.spielvorbereitung.2"
+    given = client.post("/v1/feedback", json={"question": "who starts the mushroom game?", "passage_id": passage})
+    assert given.status_code == 201
+    item = given.get_json()
+    assert (item["game"], item["lang"], item["helpful"], item["confirmed"]) == ("pilzsammler", "en", True, True)
+    assert wait_ready(client, item["rebuild"])["status"] == "ready"
+    listed = client.get("/v1/feedback", query_string={"game": "pilzsammler"}).get_json()["feedback"]
+    assert [f["id"] for f in listed] == [item["id"]] and listed[0]["date"] == item["date"]
+    library = table.extensions["referee.librarian"].current()
+    assert library.ranker.vectors.first_question[-1] > 0  # the question is embedded beside its passage
+    hits = client.get("/v1/search", query_string={"q": "who starts the mushroom game?", "game": "pilzsammler"}).get_json()
+    assert hits["hits"][0]["passage_id"] == passage
+
+    assert client.delete(f"/v1/feedback/{item['id']}").status_code == 200
+    assert client.get("/v1/feedback").get_json()["feedback"] == []
+    assert client.delete(f"/v1/feedback/{item['id']}").status_code == 404
+
+
+def test_feedback_from_another_machine_is_kept_unconfirmed_and_an_unknown_passage_is_404(table):
+    client = table.test_client()
+    far = client.post("/v1/feedback", json={"question": "wer fängt an?", "passage_id": "moemmen.en.goal.1"},
+                      environ_base={"REMOTE_ADDR": "192.0.2.7"})
+    assert far.status_code == 201 and far.get_json()["confirmed"] is False and "rebuild" not in far.get_json()
+    assert client.delete(f"/v1/feedback/{far.get_json()['id']}", environ_base={"REMOTE_ADDR": "192.0.2.7"}).status_code == 403
+    assert client.post("/v1/feedback", json={"question": "x", "passage_id": "nope.en.x.1"}).status_code == 404
+    assert client.post("/v1/feedback", json={"question": "x", "passage_id": "moemmen.en.goal.1",
+                                             "game": "mamma"}).status_code == 404
+    assert client.post("/v1/feedback", json={"passage_id": "moemmen.en.goal.1"}).status_code == 400

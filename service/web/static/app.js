@@ -56,11 +56,12 @@ async function api(path, body, { fresh = false } = {}) {
   if (!body && !fresh && cache.has(path)) return cache.get(path);
   let response;
   try {
+    const form = body instanceof FormData; // a file's upload: the browser writes its multipart type
     response = await fetch(path, {
       method: body ? "POST" : "GET",
       cache: fresh ? "no-cache" : "default",
-      headers: { "Accept-Language": ui, ...(body ? { "Content-Type": "application/json" } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
+      headers: { "Accept-Language": ui, ...(body && !form ? { "Content-Type": "application/json" } : {}) },
+      body: body && !form ? JSON.stringify(body) : body,
     });
   } catch {
     throw new Problem({ headline: t("offline"), detail: path });
@@ -189,7 +190,7 @@ async function addPage() {
     body.append("name", name.value.trim());
     if (lang.value) body.append("lang", lang.value);
     try {
-      let job = await upload(`/v1/games/${encodeURIComponent(id.value)}/rulebooks`, body);
+      let job = await api(`/v1/games/${encodeURIComponent(id.value)}/rulebooks`, body);
       status.replaceChildren(foundView(job), h("p", { class: "loading" }, t("add.building")));
       while (job.status === "building") {
         await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -220,18 +221,6 @@ async function addPage() {
 function foundView(job) {
   return h("p", { class: "meta" }, t(job.pages ? "add.foundPages" : "add.found", {
     sections: job.sections, passages: job.passages, pages: job.pages, lang: langName(job.lang) }));
-}
-
-async function upload(path, body) {
-  let response;
-  try {
-    response = await fetch(path, { method: "POST", headers: { "Accept-Language": ui }, body });
-  } catch {
-    throw new Problem({ headline: t("offline"), detail: path });
-  }
-  const data = await response.json().catch(() => ({ detail: response.statusText }));
-  if (!response.ok) throw new Problem(data);
-  return data;
 }
 
 function notFound() {
