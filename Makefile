@@ -65,11 +65,13 @@ fuzz: $(VENV)/.installed
 	REFEREE_FUZZ_EXAMPLES=300 REFEREE_LOG_LEVEL=warning $(BIN)/python -m pytest -s -q -p no:cacheprovider tests/api/test_schema_fuzz.py
 
 # Players' questions (dev half: tune on it) and questions the rulebooks do not answer; then the test
-# half; then the chat endpoint's follow-up conversations.
+# half; then the chat endpoint's follow-up conversations; then games without players' questions
+# (each shipped game left out in turn, and new games added from their PDFs: benchmarks/uncurated.py).
 eval: index
 	$(BIN)/python -m indexer.eval benchmarks/eval/players.jsonl --offtopic benchmarks/eval/offtopic.jsonl --split dev
 	$(BIN)/python -m indexer.eval benchmarks/eval/players.jsonl --offtopic benchmarks/eval/offtopic.jsonl --split test
 	$(BIN)/python -m indexer.eval_followups
+	$(BIN)/python -m benchmarks.uncurated
 
 # Refits the ranker's weights (service/retrieval/ranker.json) on the dev questions, after a change
 # to the corpus, the term base or the ranker's traits; then `make eval` shows both halves.

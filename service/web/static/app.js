@@ -288,7 +288,25 @@ function answerView(game, reply, ask) {
       h("ul", { class: "sources" }, others.map((c) => h("li", {},
         citationLink(game, c, `${c.section} (${langName(c.lang)})`), ": ", h("span", { lang: c.lang }, c.quote.length > 140 ? c.quote.slice(0, 140) + "…" : c.quote)))));
   }
+  if (!answer?.sure && reply.citations.length) parts.push(pickView(game, reply));
   return h("div", { class: "a" }, parts);
+}
+
+// Not sure, or refused: the player says which of the closest passages answered (POST /v1/feedback).
+function pickView(game, reply) {
+  const said = h("p", { class: "meta", "aria-live": "polite" });
+  const pick = async (citation) => {
+    try {
+      await api("/v1/feedback", { question: reply.question, passage_id: citation.passage_id, game: game.id, helpful: true });
+      said.textContent = t("pick.thanks");
+    } catch (error) {
+      said.replaceChildren(errorBox(error));
+    }
+  };
+  return h("details", { class: "pick" }, h("summary", {}, t("pick.ask")),
+    h("ul", {}, reply.citations.map((c) => h("li", {},
+      h("button", { type: "button", class: "link", onclick: () => pick(c) }, t("pick.this", { section: c.section })),
+      " ", h("span", { class: "meta", lang: c.lang }, c.quote.length > 80 ? c.quote.slice(0, 80) + "…" : c.quote)))), said);
 }
 
 function turnView(game, turn, ask) {
