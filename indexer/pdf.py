@@ -417,8 +417,10 @@ def _blocks(lines: list[_Line]) -> list[Block]:
             return True  # "3. Spielvorbereitung" set large is a heading, not a list item
         # bold at the body's size: a heading, unless the sentence goes on ("Coup de pouce de la
         # Coopé-" then "rative. Si ...": a paragraph that begins in bold)
-        goes_on = text.endswith(_HYPHENS) or following is not None and following.table is None and \
-            following.text[:1].islower()
+        # (a heading set on two lines goes on in bold: "Zählen die Bernsteine … Schlusswer-" "tung mit?")
+        runs_in = following is None or following.table is not None or not following.bold
+        goes_on = runs_in and (text.endswith(_HYPHENS) or following is not None and following.table is None
+                               and following.text[:1].islower())
         return not BULLET.match(text) and line.bold and not goes_on and not body_bold and not text.rstrip().endswith((".", ",", ";", "。", "，"))
 
     heading_sizes = sorted({line.size for line in texts if is_heading(line) and line.size >= body * HEADING_SIZE},
