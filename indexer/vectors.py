@@ -343,13 +343,6 @@ class Vectors:
         return float(best.max()) if len(best) else -1.0
 
     @cached_property
-    def curated(self) -> frozenset[str]:
-        """The games at least half of whose passages answer some players' question: the shipped
-        games, whose questions were written for every passage, not a game a table added and
-        confirmed a few answers of."""
-        return frozenset(game for game, rows in self.answering_in.items() if len(rows) >= 0.5 * len(self.game_rows[game]))
-
-    @cached_property
     def game_rows(self) -> dict[str, np.ndarray]:
         """Each game's passage rows (a passage id is ``game.lang.section-anchor.n``)."""
         games = np.array([i.split(".", 1)[0] for i in self.ids])
@@ -359,14 +352,17 @@ class Vectors:
         """The ``limit`` passages of ``games`` closest in meaning to the question: through the
         adapter whole, or in their closest sentence, whichever is closer. For a game without
         players' questions, whose passages the nearest questions cannot bring (``nearest``), and
-        whose words a question in another language may share none of."""
+        whose words a question in another language may share none of. Of several games (a question
+        asked of all), by the passages whole only: one product, however many games tables added."""
+        games = list(games)
         rows = np.concatenate([self.game_rows.get(game, np.zeros(0, dtype=np.intp)) for game in games] or
                               [np.zeros(0, dtype=np.intp)])
         if not len(rows):
             return []
-        whole = _cosines(self.passages[rows], self.adapt(question))
-        said, begins = _segments(self.first, rows)
-        closest = np.maximum(whole, _closest(_cosines(self.sentences[said], question), begins))
+        closest = self.passages[rows] @ self.adapt(question)
+        if len(games) == 1:
+            said, begins = _segments(self.first, rows)
+            closest = np.maximum(closest, _closest(self.sentences[said] @ question, begins))
         return [self.ids[rows[k]] for k in np.argsort(-closest, kind="stable")[:limit]]
 
     def nearest(self, question: np.ndarray, limit: int, among: Callable[[str], bool]) -> list[str]:

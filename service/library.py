@@ -86,8 +86,9 @@ class Library:
         self._rarity: dict[tuple[str, str], float] = {}
         self.terms = TermBase(catalog.get("concepts", []))
         self.retriever: Retriever = open_retriever(generation, self.backend)
+        added = [g["id"] for g in catalog["games"] if all(b.get("added") for b in g.get("rulebooks", []))]
         self.ranker = Ranker(Vectors.load(generation), self.rarity, scorer, catalog.get("question_terms", {}),
-                             uncurated)
+                             uncurated, added)
         self.planner = Planner(self.terms, self.langs, catalog.get("dictionaries"))
         self.reader = Reader(self.games, self.terms, self.passages, self._in_corpus, detector, self.planner.translates,
                              self.ranker.asked_words.knows)

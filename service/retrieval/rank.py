@@ -41,7 +41,7 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterable
 
 import numpy as np
 
@@ -256,8 +256,8 @@ def load_scorer(path: Path = WEIGHTS, part: str | None = None) -> Trees:
         fitted = fitted.get(part)
         if fitted is None:
             return None
-    # a scorer reads the first of FEATURES (its trees number them so): the curated games' fewer
-    if tuple(fitted["features"]) != FEATURES[: len(fitted["features"])] or "trees" not in fitted:
+    # the curated games' scorer reads the first of FEATURES (its trees number them so), the other all
+    if tuple(fitted["features"]) != (FEATURES if part else CURATED_FEATURES) or "trees" not in fitted:
         raise ValueError(f"{path} was fitted on other features: run `python -m indexer.fit_ranker`")
     return Trees(fitted["trees"], fitted["temperature"])
 
@@ -336,11 +336,12 @@ class Ranker:
 
     def __init__(self, vectors: Vectors, rarity: Callable[[str, str], float], scorer: Trees | None = None,
                  question_terms: dict[str, dict[str, list[str]]] | None = None,
-                 uncurated: tuple[Trees, Topic | None] | None = None):
+                 uncurated: tuple[Trees, Topic | None] | None = None, added: Iterable[str] = ()):
         """``scorer``: a refit's, used for every game, which decides nothing about topics
         (fit_ranker fits that next). ``question_terms``: passage id -> language -> the terms of its
         players' questions. ``uncurated``: the scorer and on-topic decision for games without
-        players' questions, when not ranker.json's."""
+        players' questions, when not ranker.json's. ``added``: the games tables added, which are
+        never curated, whatever questions tables confirmed of them."""
         self.vectors = vectors
         self.rarity = rarity  # (lang, stem) -> how telling the stem is in its language's passages
         self.scorer = load_scorer() if scorer is None else scorer
@@ -349,7 +350,8 @@ class Ranker:
         self.uncurated_topic = load_topic(part=UNCURATED) if scorer is None else None
         if uncurated is not None:
             self.uncurated_scorer, self.uncurated_topic = uncurated
-        self.curated = vectors.curated  # the games whose passages have players' questions
+        # the games whose passages have players' questions written for them
+        self.curated = frozenset(vectors.answering_in) - frozenset(added)
         self._stems: dict[str, _Stems] = {}
         self.asked_words = AskedWords(question_terms or {})
 

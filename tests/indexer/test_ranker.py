@@ -11,7 +11,7 @@ from indexer.build import read_catalog
 from indexer.corpus import Passage
 from indexer.fit_ranker import cross_validated, figures, fit, temperature
 from indexer.vectors import VECTORS, Vectors, embed, fit_adapter, write
-from service.retrieval.rank import FEATURES, WEIGHTS, Trees, load_scorer
+from service.retrieval.rank import CURATED_FEATURES, FEATURES, WEIGHTS, Trees, load_scorer
 
 
 def test_the_index_holds_a_vector_for_every_passage_and_sentence(index_dir):
@@ -195,10 +195,14 @@ def test_chinese_is_embedded_in_one_script():
 
 def test_the_shipped_scorer_is_for_the_rankers_features():
     fitted = json.loads(WEIGHTS.read_text(encoding="utf-8"))
-    assert tuple(fitted["features"]) == FEATURES
+    assert tuple(fitted["features"]) == CURATED_FEATURES == FEATURES[:len(CURATED_FEATURES)]
     scorer = load_scorer()
     assert len(fitted["trees"]) == fitted["trained_on"]["boosting"]["num_iterations"]
-    assert {f for tree in fitted["trees"] for f in tree["feature"]} <= set(range(len(FEATURES)))
+    assert {f for tree in fitted["trees"] for f in tree["feature"]} <= set(range(len(CURATED_FEATURES)))
+    uncurated = fitted["uncurated"]
+    assert tuple(uncurated["features"]) == FEATURES and load_scorer(part="uncurated").temperature > 0
+    assert {f for tree in uncurated["trees"] for f in tree["feature"]} <= set(range(len(FEATURES)))
+    assert set(uncurated["cross_validated"]["by_game"]) == {"mamma", "mamma-mia", "mammut-mambo", "moemmen"}
     assert 0 < scorer.temperature
     assert fitted["trained_on"]["split"] == "dev"
     learned, lexical = fitted["cross_validated"]["learned"], fitted["cross_validated"]["lexical_order"]
