@@ -62,6 +62,16 @@ def base_url(app):
     server.shutdown()
 
 
+def finish_rebuilds() -> None:
+    """Wait for the rebuilds the tests started (a thread each): none may run into the next module,
+    whose first imports would compile beside it (CPython 3.11.7's AST validator keeps its recursion
+    depth per interpreter, not per thread: two compiles at once can fail with a SystemError)."""
+    for thread in threading.enumerate():
+        if thread.name.startswith("rebuild-"):
+            thread.join(timeout=300)
+
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

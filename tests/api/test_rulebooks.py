@@ -8,7 +8,7 @@ import pytest
 
 from indexer.build import DEFAULT_CORPUS, build
 from service import create_app
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, finish_rebuilds
 
 BOOKS = FIXTURES / "rulebooks"
 PRINTED = (BOOKS / "pilzsammler.de.pdf").read_bytes()
@@ -22,6 +22,7 @@ def table(tmp_path_factory):
     app = create_app({"REFEREE_INDEX": str(root / "index" / "index"), "REFEREE_LIBRARY": str(root / "library"),
                       "REFEREE_INDEX_CHECK_SECONDS": 0.0, "TESTING": True})
     yield app
+    finish_rebuilds()
     app.extensions["referee.librarian"].current().close()
 
 
@@ -141,7 +142,9 @@ def test_a_confirmed_answer_joins_the_games_questions_and_can_be_removed(table):
     hits = client.get("/v1/search", query_string={"q": "who starts the mushroom game?", "game": "pilzsammler"}).get_json()
     assert hits["hits"][0]["passage_id"] == passage
 
-    assert client.delete(f"/v1/feedback/{item['id']}").status_code == 200
+    removed = client.delete(f"/v1/feedback/{item['id']}")
+    assert removed.status_code == 200
+    assert wait_ready(client, removed.get_json()["rebuild"])["status"] == "ready"
     assert client.get("/v1/feedback").get_json()["feedback"] == []
     assert client.delete(f"/v1/feedback/{item['id']}").status_code == 404
 

@@ -9,7 +9,7 @@ from werkzeug.serving import make_server
 
 from indexer.build import DEFAULT_CORPUS, build
 from service import create_app
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, finish_rebuilds
 
 pytestmark = pytest.mark.browser
 PRINTED = FIXTURES / "rulebooks" / "pilzsammler.de.pdf"
@@ -27,6 +27,7 @@ def base_url(tmp_path_factory):
     thread.start()
     yield f"http://127.0.0.1:{server.server_port}"
     server.shutdown()
+    finish_rebuilds()
 
 
 def test_a_german_table_adds_its_pdf_and_asks_about_it(open_page):
