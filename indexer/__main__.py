@@ -83,7 +83,8 @@ def add(argv) -> int:
     print(f"reading {args.file.name} ({len(data) / 1024:.0f} KiB)", file=sys.stderr, flush=True)
     shipped = {g["id"]: g for g in load_corpus(args.corpus).games}
     try:
-        found = added.add(data, args.file.name, args.game, args.name, args.lang, args.library, shipped)
+        found = added.add(data, args.file.name, args.game, args.name, args.lang, args.library, shipped,
+                          progress=lambda message: print(f"  {message}", file=sys.stderr, flush=True))
     except (added.Refused, Unreadable, UnsupportedFormat) as error:
         print(f"not added: {error}", file=sys.stderr)
         return 1

@@ -22,6 +22,7 @@ import uuid
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 import yaml
 
@@ -79,7 +80,8 @@ def games(library: Path) -> list[dict]:
 
 
 def add(data: bytes, filename: str, game: str, name: str | None = None, lang: str | None = None,
-        library: Path | None = None, shipped: dict[str, dict] | None = None) -> Added:
+        library: Path | None = None, shipped: dict[str, dict] | None = None,
+        progress: Callable[[str], None] = lambda message: None) -> Added:
     """Read a rulebook and put it in the library: the game's new rulebook in language ``lang``
     (detected when None). ``shipped``: the shipped games by id, whose rulebooks are never replaced."""
     check_game_id(game)
@@ -89,7 +91,7 @@ def add(data: bytes, filename: str, game: str, name: str | None = None, lang: st
         raise Refused(f"A game's name is 1 to {MAX_NAME} characters.", 400)
     library = Path(library or library_dir())
     shipped = shipped or {}
-    read = read_rulebook(data, filename, game, lang, title=None)
+    read = read_rulebook(data, filename, game, lang, title=None, progress=progress)
     if read.lang in {b["lang"] for b in shipped.get(game, {}).get("rulebooks", [])}:
         raise Refused(f"{game!r} has a {read.lang!r} rulebook shipped with Referee; it is not replaced.")
     book = parse_rulebook(read.markdown, filename)

@@ -99,7 +99,7 @@ class _Page:
     lines: list[_Line] = field(default_factory=list)
 
 
-def read_pdf(data: bytes) -> tuple[list[Block], int]:
+def read_pdf(data: bytes, progress: Callable[[str], None] = lambda message: None) -> tuple[list[Block], int]:
     """The blocks of a PDF in reading order, and its number of pages."""
     import pdfplumber
     from pdfminer.pdfdocument import PDFEncryptionError, PDFPasswordIncorrect
@@ -108,7 +108,10 @@ def read_pdf(data: bytes) -> tuple[list[Block], int]:
 
     try:
         with pdfplumber.open(io.BytesIO(data)) as pdf:
-            pages = [_read_page(page, number) for number, page in enumerate(pdf.pages, start=1)]
+            pages = []
+            for number, page in enumerate(pdf.pages, start=1):
+                pages.append(_read_page(page, number))
+                progress(f"read page {number}/{len(pdf.pages)}")
     except (PDFPasswordIncorrect, PDFEncryptionError):
         raise Unreadable("The PDF is encrypted: save it without a password and send it again.") from None
     except (PDFSyntaxError, PSException, KeyError, ValueError, TypeError, AttributeError) as error:

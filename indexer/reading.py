@@ -15,6 +15,7 @@ import unicodedata
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Callable
 
 from indexer.corpus import LANGS, parse_rulebook
 from indexer.pdf import BULLET, Block, Unreadable, join_lines as _join, read_pdf
@@ -57,12 +58,13 @@ class UnsupportedFormat(ValueError):
     """A kind of file Referee does not read."""
 
 
-def read_rulebook(data: bytes, name: str, game: str, lang: str | None = None, title: str | None = None) -> Read:
+def read_rulebook(data: bytes, name: str, game: str, lang: str | None = None, title: str | None = None,
+                  progress: Callable[[str], None] = lambda message: None) -> Read:
     """Read a file as ``game``'s rulebook; the language is detected when not given."""
     kind = format_of(name, data)
     pages = None
     if kind == "pdf":
-        blocks, pages = read_pdf(data)
+        blocks, pages = read_pdf(data, progress)
     else:
         text = _decode(data)
         if kind == "markdown" and text.lstrip().startswith("---"):

@@ -73,7 +73,7 @@ def test_the_command_adds_reports_what_it_found_and_rebuilds(tmp_path, capsys):
     assert code == 0
     assert "as the de rulebook of 'pilzsammler' (Pilzsammler): pdf, 2 pages, 8 sections, 10 passages" in out.out
     assert "pilzsammler/de: 10 passages" in out.out
-    assert "embedding" in out.err  # progress on the long work
+    assert "read page 2/2" in out.err and "embedding" in out.err  # progress on the long work
     assert "pilzsammler" in {g["id"] for g in read_catalog(index)["games"]}
     assert indexer_main(["remove", "pilzsammler", "de", "--index", str(index), "--library", str(library)]) == 0
     assert "pilzsammler" not in {g["id"] for g in read_catalog(index)["games"]}

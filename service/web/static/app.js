@@ -367,7 +367,8 @@ async function chat(game) {
 function passageView(passage, disputes) {
   const dispute = disputes.get(passage.passage_id);
   return h("div", { class: `passage${dispute ? " disputed" : ""}`, id: passage.passage_id, tabindex: "-1", "data-text": passage.text },
-    h("span", { class: "kind" }, t(`kind.${passage.kind}`), dispute && " · ",
+    h("span", { class: "kind" }, t(`kind.${passage.kind}`), passage.page && ` · ${t("page", { page: passage.page })}`,
+      dispute && " · ",
       dispute && h("a", { href: dispute.href }, `${t("disagreement")}${t("colon")}${dispute.topic[API_LANG[ui]] || dispute.topic.en}`)),
     h("span", { class: "text", lang: passage.lang }, passage.text));
 }
