@@ -52,7 +52,7 @@ def measure(library, cases: list[Case], off_topic: list[Case]) -> tuple[str, str
 
 
 def left_out(work: Path) -> None:
-    from indexer.fit_ranker import OFF_TOPIC, TRAINING, Trees, fit_models, game_of, left_out_indexes, read_left_out
+    from indexer.fit_ranker import OFF_TOPIC, TRAINING, fit_models, game_of, left_out_indexes, read_left_out
     from indexer.corpus import load_corpus
     from service.language import Detector
     from service.library import Library

@@ -14,6 +14,7 @@ from pathlib import Path
 import yaml
 
 from indexer.build import DEFAULT_CORPUS
+from indexer.corpus import shipped_games
 
 
 def leave_out(game: str, destination: Path, corpus_dir: Path = DEFAULT_CORPUS) -> Path:
@@ -40,4 +41,4 @@ def leave_out(game: str, destination: Path, corpus_dir: Path = DEFAULT_CORPUS) -
 
 
 def shipped_game_ids(corpus_dir: Path = DEFAULT_CORPUS) -> list[str]:
-    return [g["id"] for g in yaml.safe_load((Path(corpus_dir) / "games.yaml").read_text(encoding="utf-8"))["games"]]
+    return [g["id"] for g in shipped_games(corpus_dir)]
