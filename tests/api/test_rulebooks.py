@@ -52,6 +52,7 @@ def test_an_added_rulebook_is_answered_with_its_pages_and_then_removed(table):
 
     games = {g["id"]: g for g in client.get("/v1/games").get_json()["games"]}
     assert games["pilzsammler"]["names"]["de"] == "Pilzsammler" and games["pilzsammler"]["rulebooks"] == ["de"]
+    assert "referee-pilzsammler" in {m["id"] for m in client.get("/v1/models").get_json()["data"]}
     hits = client.get("/v1/search", query_string={"q": "Gleichstand", "game": "pilzsammler"}).get_json()["hits"]
     assert hits[0]["game"] == "pilzsammler" and hits[0]["page"] == 1
     book = client.get("/v1/rulebooks/pilzsammler/de").get_json()
