@@ -26,7 +26,7 @@ from typing import Callable
 
 import yaml
 
-from indexer.corpus import LANGS, parse_rulebook
+from indexer.corpus import FEEDBACK, LANGS, parse_rulebook
 from indexer.reading import read_rulebook
 
 PROJECT = Path(__file__).resolve().parent.parent
@@ -153,9 +153,6 @@ def remove(game: str, lang: str, library: Path | None = None) -> bool:
 
 
 # ---- what tables confirm ---------------------------------------------------------------------
-
-FEEDBACK = "feedback.yaml"
-
 
 def feedback(library: Path | None = None, game: str | None = None) -> list[dict]:
     """The questions players said a passage answered, oldest first (``game``'s only when given)."""

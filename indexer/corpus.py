@@ -11,9 +11,8 @@ The rulebook Markdown is plain text with a little structure added (README.md, "A
 * blocks separated by blank lines. One block is one passage: a paragraph, or a list with its
   lead-in. The lines of a block are kept as they are, joined by newlines;
 * ``<!-- page N -->`` on a line of its own: the lines below it are printed on page N, and a
-  passage is on the page of its first line (a PDF's
-  rulebook, indexer.reading); a text line that would read as markup starts with a backslash, which
-  is not part of the text.
+  passage is on the page of its first line (a PDF's rulebook, indexer.reading); a text line that
+  would read as markup starts with a backslash, which is not part of the text.
 """
 
 from __future__ import annotations
@@ -33,6 +32,7 @@ _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*\{([^}]*)\}\s*$")
 _FENCE_OPEN = re.compile(r"^:::\s*\{?\.?([a-z]+)\}?\s*$")
 _ANCHOR = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _PAGE = re.compile(r"^<!--\s*page\s+(\d{1,5})\s*-->$")
+FEEDBACK = "feedback.yaml"  # in a library folder: the answers tables confirmed (indexer.added)
 
 
 class CorpusError(ValueError):
@@ -272,7 +272,7 @@ def load_corpus(root: Path | str, library: Path | str | None = None) -> Corpus:
 def _confirmed(corpus: Corpus, library: Path) -> None:
     """The questions tables confirmed a passage answers (indexer.added.feedback) join its players'
     questions; one about a passage no longer there (its rulebook removed) is left out."""
-    path = library / "feedback.yaml"
+    path = library / FEEDBACK
     if not path.exists():
         return
     ids = {p.id for book in corpus.rulebooks for p in book.passages}

@@ -11,7 +11,7 @@ from flask_smorest import abort
 
 from indexer import added
 from service.api import Blueprint, library
-from service.api.rulebooks import _may_change_the_library, refused, start_rebuild
+from service.api.rulebooks import may_change_the_library, refused, start_rebuild
 from service.schemas import FeedbackArgs, FeedbackIn, FeedbackListOut, FeedbackOut
 
 blp = Blueprint("feedback", __name__, description="Which passage answered a question: what the table confirms.")
@@ -62,7 +62,7 @@ def list_feedback(game=None):
 @blp.doc(operationId="removeFeedback")
 def remove_feedback(item):
     """Remove a kept answer (a confirmed one leaves the players' questions at the rebuild it starts)."""
-    _may_change_the_library()
+    may_change_the_library()
     found = added.forget_feedback(item, current_app.config["REFEREE_LIBRARY"])
     if found is None:
         abort(404, message=f"No feedback {item!r}.")

@@ -53,7 +53,8 @@ def refused() -> tuple[int, str] | None:
     return None
 
 
-def _may_change_the_library() -> None:
+def may_change_the_library() -> None:
+    """Abort with 401 or 403 when this request may not change the library."""
     why = refused()
     if why is not None:
         abort(why[0], message=why[1])
@@ -118,7 +119,7 @@ def add_rulebook(game, file, name=None, lang=None):
     of file Referee does not read, 422 for one it cannot read (a scan without text, an encrypted
     or damaged PDF), 409 when the game has a shipped rulebook in that language.
     """
-    _may_change_the_library()
+    may_change_the_library()
     try:
         found = added.add(file.read(), file.filename or "rulebook", game, name, lang, _library_dir(), _shipped())
     except UnsupportedFormat as error:
@@ -175,7 +176,7 @@ def _alive(pid: int) -> bool:
 @blp.doc(operationId="removeRulebook")
 def remove_rulebook(game, lang):
     """Remove a rulebook a table added (never a shipped one); 202, then gone within seconds."""
-    _may_change_the_library()
+    may_change_the_library()
     if lang in {b["lang"] for b in _shipped().get(game, {}).get("rulebooks", [])}:
         abort(409, message=f"The {lang!r} rulebook of {game!r} is shipped with Referee; only added ones are removed.")
     try:
