@@ -73,10 +73,7 @@ def check_game_id(game: str) -> None:
 
 def games(library: Path) -> list[dict]:
     """The games of a library folder's games.yaml (none when it has none)."""
-    path = Path(library) / GAMES
-    if not path.exists():
-        return []
-    return (yaml.safe_load(path.read_text(encoding="utf-8")) or {}).get("games") or []
+    return _listed(Path(library) / GAMES, "games")
 
 
 def add(data: bytes, filename: str, game: str, name: str | None = None, lang: str | None = None,
@@ -126,7 +123,7 @@ def add(data: bytes, filename: str, game: str, name: str | None = None, lang: st
                           f"Referee found its headings, passages{' and pages' if read.pages else ''} from the "
                           f"file's layout; the words are the file's.",
         }]
-        _write(library / GAMES, _games_yaml(entries))
+        _write_listed(library / GAMES, "games", entries, GAMES_HEADER)
     return Added(game, read.lang, read.title, read.format, read.pages, len(book.sections), len(book.passages), new_game)
 
 
@@ -148,7 +145,7 @@ def remove(game: str, lang: str, library: Path | None = None) -> bool:
         if not entry["rulebooks"]:
             entries.remove(entry)
             shutil.rmtree(folder, ignore_errors=True)
-        _write(library / GAMES, _games_yaml(entries))
+        _write_listed(library / GAMES, "games", entries, GAMES_HEADER)
     return True
 
 
@@ -156,10 +153,7 @@ def remove(game: str, lang: str, library: Path | None = None) -> bool:
 
 def feedback(library: Path | None = None, game: str | None = None) -> list[dict]:
     """The questions players said a passage answered, oldest first (``game``'s only when given)."""
-    path = Path(library or library_dir()) / FEEDBACK
-    if not path.exists():
-        return []
-    items = (yaml.safe_load(path.read_text(encoding="utf-8")) or {}).get("feedback") or []
+    items = _listed(Path(library or library_dir()) / FEEDBACK, "feedback")
     return [item for item in items if game is None or item["game"] == game]
 
 
@@ -173,7 +167,7 @@ def record_feedback(question: str, lang: str, game: str, passage: str, helpful: 
             "passage": passage, "lang": lang, "question": question, "helpful": helpful, "confirmed": confirmed}
     with _writing(library):
         items = feedback(library) + [item]
-        _write(library / FEEDBACK, _feedback_yaml(items))
+        _write_listed(library / FEEDBACK, "feedback", items, FEEDBACK_HEADER)
     return item
 
 
@@ -186,19 +180,25 @@ def forget_feedback(item_id: str, library: Path | None = None) -> dict | None:
         items = feedback(library)
         found = next((item for item in items if item["id"] == item_id), None)
         if found is not None:
-            _write(library / FEEDBACK, _feedback_yaml([item for item in items if item is not found]))
+            _write_listed(library / FEEDBACK, "feedback", [item for item in items if item is not found],
+                          FEEDBACK_HEADER)
     return found
 
 
-def _feedback_yaml(items: list[dict]) -> bytes:
-    header = ("# Questions players said a passage answered (POST /v1/feedback). Confirmed helpful ones\n"
-              "# (sent with the API key, or from this machine) join the game's players' questions.\n")
-    return (header + yaml.safe_dump({"feedback": items}, allow_unicode=True, sort_keys=False)).encode("utf-8")
+GAMES_HEADER = "# The rulebooks tables added (python -m indexer add, POST /v1/games/{game}/rulebooks).\n"
+FEEDBACK_HEADER = ("# Questions players said a passage answered (POST /v1/feedback). Confirmed helpful ones\n"
+                   "# (sent with the API key, or from this machine) join the game's players' questions.\n")
 
 
-def _games_yaml(entries: list[dict]) -> bytes:
-    header = "# The rulebooks tables added (python -m indexer add, POST /v1/games/{game}/rulebooks).\n"
-    return (header + yaml.safe_dump({"games": entries}, allow_unicode=True, sort_keys=False)).encode("utf-8")
+def _listed(path: Path, key: str) -> list[dict]:
+    """The list under ``key`` in one of the library's YAML files (none when there is no file)."""
+    if not path.exists():
+        return []
+    return (yaml.safe_load(path.read_text(encoding="utf-8")) or {}).get(key) or []
+
+
+def _write_listed(path: Path, key: str, items: list[dict], header: str) -> None:
+    _write(path, (header + yaml.safe_dump({key: items}, allow_unicode=True, sort_keys=False)).encode("utf-8"))
 
 
 def _write(path: Path, data: bytes) -> None:

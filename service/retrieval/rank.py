@@ -248,10 +248,21 @@ def _leaves(tree: dict, node: int) -> int:
 _LOWEST_BIT = np.array([0] + [(w & -w).bit_length() - 1 for w in range(1, 1 << 16)], dtype=np.uint8)
 
 
+@lru_cache(maxsize=4)
+def _fitted(path: Path, changed: int) -> dict:
+    """ranker.json as read, once a version of it (``changed``: its mtime): each index generation's
+    Ranker reads both scorers and both decisions from it."""
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def _read(path: Path) -> dict:
+    return _fitted(path, path.stat().st_mtime_ns)
+
+
 def load_scorer(path: Path = WEIGHTS, part: str | None = None) -> Trees:
     """The fitted scorer, checked against FEATURES; ``part`` "uncurated": the one for games without
     players' questions (None when it is not fitted)."""
-    fitted = json.loads(path.read_text(encoding="utf-8"))
+    fitted = _read(path)
     if part is not None:
         fitted = fitted.get(part)
         if fitted is None:
@@ -265,7 +276,7 @@ def load_scorer(path: Path = WEIGHTS, part: str | None = None) -> Trees:
 def load_topic(path: Path = WEIGHTS, part: str | None = None) -> Topic | None:
     """The fitted on-topic decision, checked against TOPIC_FEATURES (None before the first fit);
     ``part`` as for load_scorer."""
-    fitted = json.loads(path.read_text(encoding="utf-8"))
+    fitted = _read(path)
     if part is not None:
         fitted = fitted.get(part) or {}
     fitted = fitted.get("topic")
