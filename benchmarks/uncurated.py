@@ -32,6 +32,7 @@ from indexer.eval import (Asked, Case, ask_table, contains_gold, format_ask_tabl
 
 EVAL = Path(__file__).resolve().parent / "eval"
 NEW_GAMES = EVAL / "new-games"
+DEV_GAMES = EVAL / "dev-games"  # written as the new games were, to be tuned on
 JUDGES = ["twelfth", "thirteenth", "fourteenth", "fifteenth", "seventeenth"]
 OFF_JUDGES = [f"{name}_offtopic" for name in JUDGES] + ["sixteenth_offtopic"]
 
@@ -86,7 +87,7 @@ def _on(case: Case, game: str) -> Case:
     return Case(case.id, case.lang, game, case.q, case.gold, case.split)
 
 
-def new_games(work: Path) -> None:
+def added_games(folder: Path, work: Path, kind: str) -> None:
     from indexer import added
     from indexer.corpus import shipped_games
     from service.language import Detector
@@ -95,7 +96,7 @@ def new_games(work: Path) -> None:
     library_dir = work / "library"
     shipped = {g["id"]: g for g in shipped_games()}
     games = []
-    for pdf in sorted(NEW_GAMES.glob("*.pdf")):
+    for pdf in sorted(folder.glob("*.pdf")):
         game = pdf.name.split(".")[0]
         found = added.add(pdf.read_bytes(), pdf.name, game, None, None, library_dir, shipped)
         print(f"added {pdf.name}: {found.lang}, {found.pages} pages, {found.sections} sections, "
@@ -105,12 +106,12 @@ def new_games(work: Path) -> None:
     build(index, DEFAULT_CORPUS, library=library_dir, embeddings=work / ".embeddings")
     library = Library(index, detector=Detector())
     for game in games:
-        cases = load_cases(NEW_GAMES / f"{game}.questions.jsonl")
-        off = load_cases(NEW_GAMES / f"{game}.offtopic.jsonl")
+        cases = load_cases(folder / f"{game}.questions.jsonl")
+        off = load_cases(folder / f"{game}.offtopic.jsonl")
         texts = [p["text"] for p in library.passages.values() if p["game"] == game]
         findable = sum(1 for c in cases if any(contains_gold(t, c.gold) for t in texts))
         search, asked, with_page = measure(library, cases, off)
-        print(f"\n### {game}, a new game added from its PDF (never tuned on)\n")
+        print(f"\n### {game}, a new game added from its PDF ({kind})\n")
         print(f"gold phrases found in the passages as read: {findable} of {len(cases)} questions; "
               f"citations with their page: {with_page:.2f}\n")
         print(search, "\n")
@@ -121,14 +122,15 @@ def new_games(work: Path) -> None:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.uncurated", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--only", choices=["left-out", "new-games"])
+    parser.add_argument("--only", choices=["left-out", "new-games", "dev-games"])
     parser.add_argument("--work", type=Path, default=Path(os.environ.get("REFEREE_INDEX", DEFAULT_INDEX)).parent / "left-out",
                         help="where the left-out indexes are (shared with make fit-ranker)")
     args = parser.parse_args(argv)
     args.work.mkdir(parents=True, exist_ok=True)
-    if args.only in (None, "new-games"):
-        with tempfile.TemporaryDirectory(prefix="referee-new-games-") as work:
-            new_games(Path(work))
+    for part, folder, kind in (("new-games", NEW_GAMES, "never tuned on"), ("dev-games", DEV_GAMES, "development")):
+        if args.only in (None, part):
+            with tempfile.TemporaryDirectory(prefix=f"referee-{part}-") as work:
+                added_games(folder, Path(work), kind)
     if args.only in (None, "left-out"):
         left_out(args.work)
     return 0

@@ -233,7 +233,7 @@ def _write_generation(index_dir: Path, corpus: Corpus, source_print: str, docs: 
         progress("embedding passages and sentences")
         forms = names.name_forms({game["id"]: game for game in corpus.games})
         vectors.write(generation, docs, corpus.questions, lambda q: names.meant(q, forms),
-                      cache=embeddings, progress=progress)
+                      cache=embeddings, progress=progress, second=bool(uncurated_games(corpus)))
         (generation / CATALOG).write_text(
             json.dumps(catalog(corpus, source_print), ensure_ascii=False), encoding="utf-8"
         )
@@ -243,6 +243,16 @@ def _write_generation(index_dir: Path, corpus: Corpus, source_print: str, docs: 
         raise
     _prune(index_dir, keep=generation.name)
     return generation
+
+
+def uncurated_games(corpus: Corpus) -> set[str]:
+    """The games without players' questions written for them: those none of whose passages has
+    any, and those tables added (whatever questions tables confirmed of them since), as the
+    service's ranker tells them (service.retrieval.rank.Ranker.curated)."""
+    asked = {passage.split(".", 1)[0] for passage, by_lang in corpus.questions.items() if any(by_lang.values())}
+    added = {game["id"] for game in corpus.games
+             if game.get("rulebooks") and all(book.get("added") for book in game["rulebooks"])}
+    return {game["id"] for game in corpus.games} - asked | added
 
 
 @contextmanager

@@ -136,6 +136,8 @@ FEATURES = (
     "closest_sentence_behind",  # closest_sentence less the most any candidate has of it
     "words_in_passage_behind",  # words_in_passage less the most any candidate has of it
     "faq",  # an answer of the rulebook's questions and answers
+    "e5_passage",  # cosine of the question with the passage as the second encoder reads both (indexer.vectors)
+    "e5_passage_behind",  # e5_passage less the most any candidate has of it
 )
 
 # A question that states a situation and asks what follows: its answer is often the passage after
@@ -405,6 +407,9 @@ class Ranker:
         in_questions = self.asked_words.shares(question, ids)
         asks_next = float(bool(_WHAT_NEXT.search(question.text)))
         plain = self.vectors.plain_whole(embedding, ids)
+        games = {fields["game"] for _, fields, _ in preferred}
+        # read by the scorer for games without players' questions alone (for_question): the others skip its cost
+        e5 = np.zeros(len(ids)) if self.curated_question(question, games) else self.vectors.e5_whole(question.meant, ids)
         rows = []
         for place, (score, fields, _) in enumerate(preferred):
             stems, lang = self.stems(fields), fields["lang"]
@@ -432,10 +437,12 @@ class Ranker:
                 plain[place],
                 0.0, 0.0, 0.0,  # worked out below, once every candidate's are known
                 float(fields["kind"] == "faq"),
+                e5[place],
+                0.0,
             ])
         traits = np.array(rows, dtype=np.float64)
         for behind, of in (("whole_passage_behind", "whole_passage"), ("closest_sentence_behind", "closest_sentence"),
-                           ("words_in_passage_behind", "words_in_passage")):
+                           ("words_in_passage_behind", "words_in_passage"), ("e5_passage_behind", "e5_passage")):
             column = traits[:, FEATURES.index(of)]
             traits[:, FEATURES.index(behind)] = column - column.max()
         return preferred, traits
@@ -448,10 +455,14 @@ class Ranker:
             return None
         return topic.chance(self.topic_input(question, traits, best, topic=topic))
 
+    def curated_question(self, question: Question, games: set[str]) -> bool:
+        """Whether the curated games' scorer weighs a question whose candidates are of ``games``:
+        it is about such a game, or asked of every game and all its candidates are of such games."""
+        return ({question.game} if question.game else games) <= self.curated
+
     def for_question(self, question: Question, games: set[str]) -> tuple[Trees, Topic | None]:
         """The scorer and on-topic decision for a question whose candidates are of ``games``."""
-        asked = {question.game} if question.game else games
-        if asked <= self.curated:
+        if self.curated_question(question, games):
             return self.scorer, self.topic
         return self.uncurated_scorer, self.uncurated_topic or self.topic
 

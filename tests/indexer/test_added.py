@@ -1,11 +1,13 @@
 """Adding a table's rulebook: the library folder, every build including it, and the command line."""
 
+import numpy as np
 import pytest
 
 from indexer import added
 from indexer.__main__ import main as indexer_main
-from indexer.build import DEFAULT_CORPUS, build, is_stale, read_catalog
+from indexer.build import DEFAULT_CORPUS, build, is_stale, read_catalog, uncurated_games
 from indexer.corpus import load_corpus
+from indexer.vectors import E5_WIDTH, Vectors
 from tests.conftest import FIXTURES
 
 PRINTED = FIXTURES / "rulebooks" / "pilzsammler.de.pdf"
@@ -27,10 +29,14 @@ def test_every_build_includes_the_library_and_a_change_to_it_makes_the_index_sta
     library, index = tmp_path / "library", tmp_path / "index"
     build(index, DEFAULT_CORPUS, library=library)
     assert not is_stale(index, DEFAULT_CORPUS, library)
+    assert Vectors.load(index.resolve()).e5.shape[1] == 0  # every game curated: no second encoder
     added.add(PRINTED.read_bytes(), "pilzsammler.de.pdf", "pilzsammler", None, None, library, SHIPPED)
     assert is_stale(index, DEFAULT_CORPUS, library)
     report = build(index, DEFAULT_CORPUS, library=library)
     assert report["rulebooks"]["pilzsammler/de"] == 10
+    vectors = Vectors.load(index.resolve())  # every passage read by the second encoder too, L2-normalised
+    assert vectors.e5.shape == (len(vectors.ids), E5_WIDTH)
+    np.testing.assert_allclose(np.linalg.norm(vectors.e5, axis=1), 1.0, atol=1e-3)
     catalog = read_catalog(index)
     assert [g["id"] for g in catalog["games"]][-1] == "pilzsammler"
     pages = {p["text"][:8]: p["page"] for b in catalog["rulebooks"] if b["game"] == "pilzsammler"
@@ -48,6 +54,15 @@ def test_a_shipped_game_gets_a_rulebook_in_a_new_language_but_never_a_replacemen
     assert game["names"]["zh"] == "媽媽咪呀！"  # the shipped names stay
     with pytest.raises(added.Refused, match="shipped"):
         added.add(german, "mamma-mia.fr.md", "mamma-mia", None, "fr", tmp_path, SHIPPED)
+
+
+def test_the_games_without_players_questions_are_the_ones_tables_added(tmp_path):
+    assert uncurated_games(load_corpus(DEFAULT_CORPUS)) == set()
+    added.add(PRINTED.read_bytes(), "pilzsammler.de.pdf", "pilzsammler", None, None, tmp_path, SHIPPED)
+    german = "# Mamma Mia!\n\nJeder Spieler erhält sechs Zutatenkarten.\n".encode()
+    added.add(german, "mamma-mia.de.md", "mamma-mia", None, "de", tmp_path, SHIPPED)
+    # a shipped game keeps its players' questions whatever rulebook a table adds to it
+    assert uncurated_games(load_corpus(DEFAULT_CORPUS, tmp_path)) == {"pilzsammler"}
 
 
 def test_removing_the_last_rulebook_removes_the_game(tmp_path):
