@@ -411,6 +411,7 @@ def _blocks(lines: list[_Line]) -> list[Block]:
         sizes[line.size] += len(line.text)
     body = sizes.most_common(1)[0][0]
     body_bold = sum(len(l.text) for l in texts if l.bold) > 0.5 * sum(len(l.text) for l in texts)
+    leading = _leading(texts)
 
     def is_heading(line: _Line, following: _Line | None = None) -> bool:
         text = line.text
@@ -424,7 +425,14 @@ def _blocks(lines: list[_Line]) -> list[Block]:
         runs_in = following is None or following.table is not None or not following.bold
         goes_on = runs_in and (text.endswith(_HYPHENS) or following is not None and following.table is None
                                and following.text[:1].islower())
-        return not BULLET.match(text) and line.bold and not goes_on and not body_bold and not text.rstrip().endswith((".", ",", ";", "。", "，"))
+        if BULLET.match(text) or not line.bold or goes_on or body_bold:
+            return False
+        # a sentence ends here: a heading only when a heading's last line follows at once in the
+        # same type ("Ich rutsche schwer beladen auf eine Schneebrücke." "Wo landet mein Schlitten?")
+        return not text.rstrip().endswith((".", ",", ";", "。", "，")) or (
+            following is not None and following.table is None and following.bold and following.size == line.size
+            and (following.page, following.column) == (line.page, line.column)
+            and following.top - line.bottom < leading and is_heading(following))
 
     heading_sizes = sorted({line.size for line in texts if is_heading(line) and line.size >= body * HEADING_SIZE},
                            reverse=True)
@@ -437,7 +445,6 @@ def _blocks(lines: list[_Line]) -> list[Block]:
     blocks: list[Block] = []
     previous: _Line | None = None
     start: _Line | None = None  # the first line of the paragraph or item being read
-    leading = _leading(texts)
     for n, line in enumerate(lines):
         if line.table is not None:
             blocks.append(Block("table", _table_text(line.table), line.page))
@@ -480,13 +487,20 @@ def _continues(start: _Line, previous: _Line, line: _Line, leading: float, block
     if previous.page == line.page and previous.column == line.column:
         if line.top - previous.top > leading * PARAGRAPH_GAP:
             return False  # a gap: a new paragraph
-        if block.kind == "item" and line.x0 <= start.x0 + 2:
-            return False  # back at the bullet's margin: the item has ended
+        if block.kind == "item" and line.x0 <= start.x0 + 2 and not _unfinished(block.text, line.text):
+            return False  # back at the bullet's margin (not a hanging indent): the item has ended
         return True
     # a new column or page: the paragraph goes on only when its sentence does
     tail = block.text.rstrip()
     return bool(tail) and not tail.endswith((".", "!", "?", ":", "。", "！", "？", "：")) and \
         (line.text[:1].islower() or tail.endswith(_HYPHENS))
+
+
+def _unfinished(text: str, line: str) -> bool:
+    """Whether the line goes on with a sentence the text left unfinished: a word split at its end,
+    a comma, or a line that begins in lower case."""
+    tail = text.rstrip()
+    return tail.endswith(_HYPHENS + (",",)) or line[:1].islower()
 
 
 def join_lines(text: str, line: str) -> str:

@@ -4,6 +4,7 @@ tables and pages; Markdown, plain text and saved web pages; files that cannot be
 import pytest
 
 from indexer.corpus import parse_rulebook
+from indexer import pdf
 from indexer.pdf import Unreadable, read_pdf
 from indexer.reading import UnsupportedFormat, detect_lang, read_rulebook, slug
 from tests.conftest import FIXTURES
@@ -132,3 +133,37 @@ def test_anchors_are_ascii_words():
     assert slug("Spielende und Wertung") == "spielende-und-wertung"
     assert slug("2.2 Die Strandplättchen") == "2-2-die-strandplattchen"
     assert slug("遊戲結束") == ""
+
+
+def _line(text: str, top: float, size: float = 10.0, bold: bool = False, x0: float = 50.0) -> pdf._Line:
+    """A line of one column as pdf._blocks reads it: one word, 12 points of leading."""
+    return pdf._Line([{"text": text, "x0": x0, "x1": x0 + 200, "size": size}], 1, 0, top, top + size, x0, size, bold)
+
+
+def test_a_bold_question_on_two_lines_is_one_heading_though_its_first_line_ends_a_sentence():
+    lines = [_line("Häufige Fragen", 0, size=14, bold=True),
+             _line("Ich rutsche schwer beladen auf eine Schneebrücke.", 20, bold=True),
+             _line("Wo landet mein Schlitten?", 32, bold=True),
+             _line("Die Brücke bricht ein, und dein Schlitten kommt zurück.", 44),
+             _line("Wichtig.", 70, bold=True),  # a bold sentence alone stays text
+             _line("Mischt die Karten vor jeder Partie gut durch.", 82)]
+    blocks = pdf._blocks(lines)
+    assert [(b.kind, b.text) for b in blocks][:3] == [
+        ("heading", "Häufige Fragen"),
+        ("heading", "Ich rutsche schwer beladen auf eine Schneebrücke. Wo landet mein Schlitten?"),
+        ("paragraph", "Die Brücke bricht ein, und dein Schlitten kommt zurück.")]
+    assert blocks[3].kind == "paragraph" and blocks[3].text.startswith("Wichtig.")
+
+
+def test_a_list_item_without_a_hanging_indent_goes_on_while_its_sentence_does():
+    lines = [_line("1. Laden (auf der Talstation): abladen, dann bis zu 5 La\u2010", 0),
+             _line("deplätze beladen.", 12),
+             _line("2. Bewegen: BP laut Wetter, höchstens ein Wegbonus,", 24),
+             _line("Rutschen auf Blankeis beachten.", 36),
+             _line("3. Zustellen.", 48),
+             _line("Danach ist die nächste Person am Zug.", 60)]
+    assert [(b.kind, b.text) for b in pdf._blocks(lines)] == [
+        ("item", "1. Laden (auf der Talstation): abladen, dann bis zu 5 Ladeplätze beladen."),
+        ("item", "2. Bewegen: BP laut Wetter, höchstens ein Wegbonus, Rutschen auf Blankeis beachten."),
+        ("item", "3. Zustellen."),
+        ("paragraph", "Danach ist die nächste Person am Zug.")]
