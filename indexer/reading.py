@@ -158,7 +158,8 @@ def to_markdown(blocks: list[Block], game: str, lang: str, title: str, source: s
         if block.kind == "heading":
             anchor = _unique(slug(block.text) or "section", anchors)
             depth = min(6, block.level - top + 1)
-            out += [f"{'#' * depth} {_one_line(block.text)} {{#{anchor}}}", ""]
+            kind = _kind_of(block.text)
+            out += [f"{'#' * depth} {_one_line(block.text)} {{#{anchor}{' .' + kind if kind else ''}}}", ""]
         elif block.kind == "table":
             out += [_escaped(row) for row in block.text.split("\n")] + [""]
         else:
@@ -166,6 +167,26 @@ def to_markdown(blocks: list[Block], game: str, lang: str, title: str, source: s
         lead_in = block.kind == "paragraph" and block.text.rstrip().endswith((":", "："))
         previous = Block("lead-in", "") if lead_in else block
     return "\n".join(out).rstrip() + "\n"
+
+
+# What a heading says its section is, when not rules (corpus.KINDS), in the four languages: the
+# ranker weighs a rule above an example of it, and knows a rulebook's own questions and answers.
+_KINDS_BY_HEADING = (
+    ("faq", re.compile(r"\b(?:faq|f\.a\.q|q\s*&\s*a|(?:häufig(?:e|\s+gestellte)?|oft\s+gestellte)\s+fragen|fragen\s+und\s+"
+                       r"antworten|questions?\s+fréquentes?|foire\s+aux\s+questions|questions?\s+(?:et|and)\s+réponses?|"
+                       r"frequently\s+asked|questions\s+and\s+answers|common\s+questions)\b|常[见見]问题|常[见見]問題|[问問][与與]?答",
+                       re.IGNORECASE)),
+    ("example", re.compile(r"^\W*(?:\d+(?:\.\d+)*\.?\s*)?(?:beispiel|example|exemple)s?\b|^\W*(?:例|示例|范例|範例|举例|舉例|例子)",
+                           re.IGNORECASE)),
+    ("tip", re.compile(r"^\W*(?:\d+(?:\.\d+)*\.?\s*)?(?:tipps?|tips?|conseils?|astuces?|hints?)\b|^\W*(?:提示|小[贴貼]士|技巧)",
+                       re.IGNORECASE)),
+)
+
+
+def _kind_of(heading: str) -> str | None:
+    """The kind a heading gives its section ("Häufige Fragen": faq; "Beispiel: Rutschpartie":
+    example), or None: the section's parent's, rules at the top."""
+    return next((kind for kind, said in _KINDS_BY_HEADING if said.search(heading)), None)
 
 
 def _unique(anchor: str, anchors: set[str]) -> str:

@@ -94,6 +94,17 @@ def test_markdown_as_people_write_it():
     assert "| Cakes | Points |\n| 1 | 2 |\n| 2 | 5 |" in texts
 
 
+def test_a_heading_that_names_an_example_tips_or_questions_and_answers_gives_its_section_that_kind():
+    markdown = ("# Gletscherpost\n\n## 7. Bewegen\n\nJedes Feld kostet 1 BP.\n\n### Beispiel: Rutschpartie\n\n"
+                "Anna hat 4 BP und rutscht über das Blankeis.\n\n### Blankeis\n\nDas Rutschen ist Pflicht.\n\n"
+                "## Tipps für Einsteiger\n\nFahrt zuerst zu nahen Hütten.\n\n## 12. Häufige Fragen\n\n"
+                "### Darf ich durch eine Hütte fahren?\n\nJa, aber zugestellt wird nur am Ende der Bewegung.\n")
+    book = parse_rulebook(read_rulebook(markdown.encode(), "gletscherpost.md", "gletscherpost").markdown)
+    assert {p.text[:12]: p.kind for p in book.passages} == {
+        "Jedes Feld k": "rule", "Anna hat 4 B": "example", "Das Rutschen": "rule",  # a sibling is rules again
+        "Fahrt zuerst": "tip", "Ja, aber zug": "faq"}
+
+
 def test_plain_text_finds_headings_and_joins_wrapped_lines():
     text = ("SETUP\n\nShuffle the deck and deal\nseven cards to each player.\n\n"
             "Winning\n\nThe first player without cards wins.\n")
