@@ -48,6 +48,9 @@ def create_app(config: dict | None = None):
         REFEREE_SEARCH_BACKEND=None,
         # Browser frontends on other origins: a comma-separated list, or * (without credentials).
         REFEREE_CORS_ORIGINS=os.environ.get("REFEREE_CORS_ORIGINS", "*"),
+        # where people reach this server (https://referee.example): chat answers' links start with
+        # it; without it they are relative to the server's root
+        REFEREE_PUBLIC_URL=os.environ.get("REFEREE_PUBLIC_URL", "").rstrip("/"),
         MAX_CONTENT_LENGTH=256 * 1024,
         API_TITLE="Referee",
         API_VERSION="1.0",

@@ -13,11 +13,11 @@ import contextlib
 import json
 import os
 import time
+from http import HTTPStatus
 
 from a2wsgi import WSGIMiddleware
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.applications import Starlette
-from starlette.routing import Mount, Route
 
 from service import body_limit, create_app, tracing
 from service import mcp as referee_mcp
@@ -76,6 +76,25 @@ class BufferedBody:
         await self.app(scope, replay, closing if over else send)
 
 
+class NoSniff:
+    """Every response says its Content-Type is the one to believe (X-Content-Type-Options: nosniff):
+    a browser never runs a JSON answer or a rulebook's text as a script or a page."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+
+        async def sniffless(message):
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", ()), (b"x-content-type-options", b"nosniff")]}
+            await send(message)
+
+        await self.app(scope, receive, sniffless)
+
+
 class McpGate:
     """In front of the MCP server: the request id and log line every request of Referee's has,
     REFEREE_API_KEY's bearer check (service.api.chat.keys), and POST only (the server is stateless:
@@ -91,11 +110,23 @@ class McpGate:
         rid = tracing.take_id(headers.get("x-request-id"))
         status = 500
 
+        plain, said = False, bytearray()  # the SDK's own refusals (413, 421, 403, 400) are text/plain: sent as problems
+
         async def tagged(message):
-            nonlocal status
+            nonlocal status, plain
             if message["type"] == "http.response.start":
                 status = message["status"]
+                content_type = dict(message.get("headers", ())).get(b"content-type", b"")
+                if status >= 400 and not content_type.startswith((b"application/json", PROBLEM_JSON.encode())):
+                    plain = True
+                    return
                 message = {**message, "headers": [*message.get("headers", ()), (b"x-request-id", rid.encode())]}
+            elif plain:
+                said.extend(message.get("body", b""))
+                if not message.get("more_body", False):
+                    detail = said.decode("utf-8", "replace").strip()[:500] or HTTPStatus(status).description
+                    await _problem(send, status, HTTPStatus(status).phrase, detail, rid, [(b"x-request-id", rid.encode())])
+                return
             await send(message)
 
         try:
@@ -120,7 +151,7 @@ async def _problem(send, status: int, title: str, detail: str, rid: str, extra=(
 
 
 def create_asgi_app(flask_app=None):
-    """The ASGI app: /mcp to the MCP server, the rest to Flask."""
+    """The ASGI app: /mcp to the MCP server, the rest to Flask (Starlette for the lifespan)."""
     flask_app = flask_app or create_app()
     server = referee_mcp.build(flask_app)
     host = os.environ.get("REFEREE_HOST", "127.0.0.1")
@@ -142,5 +173,10 @@ def create_asgi_app(flask_app=None):
         async with server.session_manager.run():  # the MCP server's task group, while the server runs
             yield
 
-    return Starlette(routes=[Route("/mcp", endpoint=mcp_app), Mount("", app=flask)], lifespan=lifespan)
+    async def route(scope, receive, send):  # by the exact path: a route's pattern ends at a newline ("/mcp\n")
+        await (mcp_app if scope["path"] == "/mcp" else flask)(scope, receive, send)
+
+    app = Starlette(lifespan=lifespan)
+    app.router.default = route
+    return NoSniff(app)
 

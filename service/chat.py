@@ -21,7 +21,7 @@ from urllib.parse import quote
 from service.ask import ask
 from service.language import in_script, writes_simplified
 from service.library import Library
-from service.schemas import MAX_QUERY_CHARS
+from service.schemas import MAX_QUERY_CHARS, text_of
 
 MODEL = "referee"  # every game; "referee-<game>" asks one game's rulebooks only
 OWNER = "referee"
@@ -56,17 +56,6 @@ def game_of_model(library: Library, model: str) -> tuple[bool, str | None]:
     return game in library.games, game
 
 
-def text_of(content) -> str:
-    """A message's text: a string, or the text parts of a list of content parts (images and audio
-    are not read)."""
-    if isinstance(content, str):
-        return content.strip()
-    if isinstance(content, list):
-        return "\n".join(part.get("text", "").strip() for part in content
-                         if isinstance(part, dict) and part.get("type") == "text" and isinstance(part.get("text"), str)).strip()
-    return ""
-
-
 @dataclass
 class Asked:
     """What a conversation asked Referee: the question searched (a follow-up together with the
@@ -91,12 +80,10 @@ def answer(library: Library, messages: list[dict], game: str | None = None, hint
     message alone: 0.60, alone in the game before: 0.70, always together: 0.65), and 0.675 of the
     other 40, never tuned on (alone: 0.50).
     """
-    said = [text_of(m.get("content")) for m in messages if m.get("role") == "user"]
+    said = [text for m in messages if m.get("role") == "user" and (text := text_of(m.get("content")))]
     if not said:
-        raise Unreadable("messages", "The messages have no user message: the last user message is the question.")
-    if not said[-1]:
-        raise Unreadable(f"messages[{_last_user(messages)}].content", "The last user message has no text to answer.")
-    return _answer(library, [s for s in said if s][-CONTEXT_TURNS:], game, hint)
+        raise Unreadable("messages", "No user message has text: the last user message with text is the question.")
+    return _answer(library, said[-CONTEXT_TURNS:], game, hint)
 
 
 def _answer(library: Library, said: list[str], game: str | None, hint: str | None) -> tuple[Asked, dict]:
@@ -119,10 +106,6 @@ def _answer(library: Library, said: list[str], game: str | None, hint: str | Non
     if answered["answer"] is None:
         return Asked(last, game, last), alone
     return Asked(together, game, last, follows_on=True), answered
-
-
-def _last_user(messages: list[dict]) -> int:
-    return max(i for i, m in enumerate(messages) if m.get("role") == "user")
 
 
 # ---- the reply in Markdown ----------------------------------------------------------------------
@@ -154,7 +137,8 @@ def _label(key: str, lang: str, simplified: bool, **values) -> str:
 
 def passage_link(base_url: str, citation: dict, whole: bool = False) -> str:
     """The passage in the web app's rulebook page, with its quoted words marked unless the quote is
-    the ``whole`` passage."""
+    the ``whole`` passage; under ``base_url`` (REFEREE_PUBLIC_URL), or from the server's root when
+    that is empty: never from the request's Host, which a client chooses."""
     mark = "" if whole else f"?mark={quote(citation['quote'], safe='')}"
     return (f"{base_url.rstrip('/')}/games/{citation['game']}/rulebook/{citation['lang']}"
             f"{mark}#{quote(citation['passage_id'], safe='')}")
@@ -167,7 +151,10 @@ def _quoted(text: str) -> str:
 
 
 def _escape(text: str) -> str:
-    return re.sub(r"([\[\]])", r"\\\1", text)
+    """Text as Markdown shows it literally inside a line: every ASCII punctuation mark Markdown
+    reads there (links, images, emphasis, HTML, code) backslash-escaped, lines run together. For
+    whatever a request or a table chose: the question echoed, a game's name, a section's heading."""
+    return re.sub(r"([\\`*_\[\]()<>!|~&])", r"\\\1", " ".join(text.split()))
 
 
 def reply_markdown(library: Library, answered: dict, base_url: str, asked: Asked) -> str:
@@ -208,7 +195,7 @@ def reply_markdown(library: Library, answered: dict, base_url: str, asked: Asked
     if disagreement:
         parts.append(f"**{disagreement['message']}** {disagreement['summary']}")
     if asked.follows_on:
-        parts.append("_" + _label("asked", lang, simplified, question=asked.question) + "_")
+        parts.append("_" + _label("asked", lang, simplified, question=_escape(asked.question)) + "_")
     return "\n\n".join(parts)
 
 

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from marshmallow import EXCLUDE, Schema, fields, validate
+from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate
 
 from indexer.added import GAME_ID, MAX_GAME_ID
 from indexer.corpus import KINDS, LANGS
 from service.engines import GAMES
+from service.engines.base import Boolean
 
 MAX_QUERY_CHARS = 500
 MAX_LIMIT = 50
@@ -25,6 +26,10 @@ TYPED_TEXT = validate.Regexp(
     rf"^[^{_CONTROL}]*[^{_CONTROL}{_SPACE}][^{_CONTROL}]*$",
     error="must contain something besides white space, and no control characters",
 )
+
+# Some text once white space is stripped (Python's str.strip, as the chat reads a message)
+SOME_TEXT = rf"[^{_SPACE}\x0b\x0c\x1c-\x1f]"
+
 
 def _lang(**kwargs):
     return fields.String(validate=validate.OneOf(LANGS), **kwargs)
@@ -72,7 +77,7 @@ class HealthOut(Schema):
 class PlayersOut(Schema):
     min = fields.Integer(allow_none=True)
     max = fields.Integer(allow_none=True)
-    stated = fields.Boolean(metadata={"description": "False when the rulebook does not state the count."})
+    stated = Boolean(metadata={"description": "False when the rulebook does not state the count."})
     note = fields.String(metadata={"description": "How the count was inferred, when it is not stated."})
 
 
@@ -111,7 +116,7 @@ class OutlineSectionOut(Schema):
     level = fields.Integer(required=True, metadata={"description": "Heading level, 1 for a top section."})
     path = fields.List(fields.String(), required=True, metadata={"description": "Titles from the top section down."})
     kind = fields.String(required=True, validate=validate.OneOf(KINDS))
-    editorial = fields.Boolean(required=True, metadata={"description": "True when Referee added this heading."})
+    editorial = Boolean(required=True, metadata={"description": "True when Referee added this heading."})
     passages = fields.Integer(required=True, metadata={"description": "How many passages the section holds."})
 
 
@@ -222,13 +227,13 @@ class UploadOut(Schema):
         "description": "building: the index is being rebuilt; ready: served within seconds; failed: see error."})
     game = fields.String(required=True)
     lang = _lang(required=True, metadata={"description": "The rulebook's language, given or detected."})
-    removed = fields.Boolean(metadata={"description": "True when the upload removes the rulebook."})
+    removed = Boolean(metadata={"description": "True when the upload removes the rulebook."})
     title = fields.String(metadata={"description": "The rulebook's title, as read."})
     format = fields.String(validate=validate.OneOf(("pdf", "markdown", "text", "html")))
     pages = fields.Integer(allow_none=True, metadata={"description": "A PDF's page count."})
     sections = fields.Integer(metadata={"description": "The sections found."})
     passages = fields.Integer(metadata={"description": "The passages found."})
-    new_game = fields.Boolean(metadata={"description": "True when the rulebook adds a game."})
+    new_game = Boolean(metadata={"description": "True when the rulebook adds a game."})
     generation = fields.String(metadata={"description": "The index generation that serves it, once ready."})
     seconds = fields.Float(metadata={"description": "How long the rebuild took."})
     error = fields.String(metadata={"description": "What failed."})
@@ -243,7 +248,7 @@ class FeedbackIn(Schema):
                              metadata={"description": "The question as it was asked.", "example": "wer fängt an?"})
     passage_id = fields.String(required=True, validate=validate.Length(min=1, max=200), metadata={
         "description": "The passage that answered it (one of the answer's citations, say).", "example": "moemmen.en.setup.2"})
-    helpful = fields.Boolean(load_default=True, metadata={
+    helpful = Boolean(load_default=True, metadata={
         "description": "True: this passage answered the question (the default); false: it did not."})
     game = game_id(metadata={"description": "The game asked about; must be the passage's."})
     lang = _lang(metadata={"description": "The question's language; detected when absent."})
@@ -260,8 +265,8 @@ class FeedbackOut(Schema):
     passage_id = fields.String(required=True)
     lang = _lang(required=True, metadata={"description": "The question's language."})
     question = fields.String(required=True)
-    helpful = fields.Boolean(required=True)
-    confirmed = fields.Boolean(required=True, metadata={
+    helpful = Boolean(required=True)
+    confirmed = Boolean(required=True, metadata={
         "description": "Given from this machine or with the API key: a helpful one joins the game's players' questions."})
     rebuild = fields.String(metadata={"description": "The rebuild it started, to follow (GET)."})
 
@@ -383,7 +388,7 @@ class AnswerOut(Schema):
                                  "(benchmarks/eval/fourteenth.jsonl, fifteenth, seventeenth), 0.96 to 0.98 of "
                                  "answers at 0.7 or more were right, 0.95 to 0.97 at 0.5 or more."},
     )
-    sure = fields.Boolean(
+    sure = Boolean(
         required=True,
         metadata={"description": "confidence >= 0.7: give the answer as the rule. When false, message says so "
                                  "and the asker should check the answer against the other citations."},
@@ -480,7 +485,7 @@ class ResultOut(Schema):
     standings = fields.List(fields.Nested(StandingOut), required=True)
     winners = fields.List(fields.Integer(), required=True, metadata={"description": "Player indexes; more than one when the tie stands."})
     tie_break = fields.String(allow_none=True, metadata={"description": "The tie-break that decided, if one was needed."})
-    shared = fields.Boolean(required=True)
+    shared = Boolean(required=True)
 
 
 class LegalMovesOut(Schema):
@@ -521,7 +526,7 @@ class OutcomeOut(Schema):
 
 
 class VerdictOut(Schema):
-    legal = fields.Boolean(required=True)
+    legal = Boolean(required=True)
     violations = fields.List(fields.Nested(ViolationOut), required=True)
     outcome = fields.Nested(
         OutcomeOut,
@@ -570,13 +575,13 @@ class CharacterScoreOut(Schema):
 class ScoreOut(Schema):
     characters = fields.List(fields.Nested(CharacterScoreOut), metadata={
         "description": "Mamma: every character's points, the neutral ones too, best first. Absent for the other games."})
-    final = fields.Boolean(required=True, metadata={"description": "True once the game is over: the winners are final."})
+    final = Boolean(required=True, metadata={"description": "True once the game is over: the winners are final."})
     players = fields.List(fields.Nested(PlayerScoreOut), required=True, metadata={"description": "Best first."})
     winners = fields.List(fields.Integer(), required=True, metadata={
         "description": "The winners once the game is over; until then, whoever leads."})
     tie_break = fields.Nested(ScoreLineOut, allow_none=True, required=True, metadata={
         "description": "The rule that settles a tie among the leaders, when there is one."})
-    shared = fields.Boolean(required=True, metadata={"description": "More than one winner or leader."})
+    shared = Boolean(required=True, metadata={"description": "More than one winner or leader."})
 
 
 class IllegalMoveOut(Schema):
@@ -587,7 +592,7 @@ class IllegalMoveOut(Schema):
 
 
 class ReplayOut(Schema):
-    legal = fields.Boolean(required=True, metadata={"description": "True when every move was legal."})
+    legal = Boolean(required=True, metadata={"description": "True when every move was legal."})
     checked = fields.Integer(required=True, metadata={"description": "How many moves were checked (up to the first illegal one)."})
     first_illegal = fields.Nested(IllegalMoveOut, allow_none=True, required=True)
     state = _state("The state after the last legal move.", required=True)
@@ -681,6 +686,23 @@ class MessageContent(fields.Field):
     default_error_messages = {"invalid": "Not a string, null or a list of content parts, each an object with a type."}
 
 
+def text_of(content) -> str:
+    """A message's text: a string, or the text parts of a list of content parts (images and audio
+    are not read)."""
+    if isinstance(content, str):
+        return content.strip()
+    if isinstance(content, list):
+        return "\n".join(part.get("text", "").strip() for part in content
+                         if isinstance(part, dict) and part.get("type") == "text" and isinstance(part.get("text"), str)).strip()
+    return ""
+
+
+def _asks_something(messages: list[dict]) -> None:
+    """What ``contains`` says in the OpenAPI description: some user message has text to answer."""
+    if not any(m.get("role") == "user" and text_of(m.get("content")) for m in messages):
+        raise ValidationError("No user message has text: the last user message with text is the question.")
+
+
 class ChatMessageIn(Schema):
     class Meta:
         unknown = EXCLUDE  # name, tool_calls, audio ...: not read
@@ -701,12 +723,20 @@ class ChatCompletionIn(Schema):
         "description": "referee (every game) or referee-<game> (one game's rulebooks): GET /v1/models lists them.",
         "example": "referee"})
     messages = fields.List(
-        fields.Nested(ChatMessageIn), required=True, validate=validate.Length(min=1, max=MAX_CHAT_MESSAGES),
-        metadata={"description": "The conversation. The last user message is the question; the user messages "
-                                 "before it are the context of a follow-up (its game, and the question it continues).",
+        fields.Nested(ChatMessageIn), required=True,
+        validate=[validate.Length(min=1, max=MAX_CHAT_MESSAGES), _asks_something],
+        metadata={"description": "The conversation. The last user message with text is the question; the user "
+                                 "messages before it are the context of a follow-up (its game, and the question it "
+                                 "continues).",
+                  "contains": {"type": "object", "required": ["role", "content"], "properties": {
+                      "role": {"const": "user"},
+                      "content": {"anyOf": [
+                          {"type": "string", "pattern": SOME_TEXT},
+                          {"type": "array", "contains": {"type": "object", "required": ["type", "text"], "properties": {
+                              "type": {"const": "text"}, "text": {"type": "string", "pattern": SOME_TEXT}}}}]}}},
                   "example": [{"role": "user", "content": "Wie viele Zutaten braucht die Pizza Bombastica?"}]})
-    stream = fields.Boolean(load_default=False, allow_none=True, truthy={True}, falsy={False},
-                            metadata={"description": "Server-Sent Events of chat.completion.chunk objects, ending with [DONE]."})
+    stream = Boolean(load_default=False, allow_none=True,
+                     metadata={"description": "Server-Sent Events of chat.completion.chunk objects, ending with [DONE]."})
     stream_options = fields.Dict(load_default=None, allow_none=True, metadata={"description": "Accepted, not read."})
     n = fields.Integer(load_default=1, allow_none=True, validate=validate.Range(1, MAX_CHOICES),
                        metadata={"description": "Choices to return: each is the same answer (Referee does not sample)."})

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import http
+import re
+import sys
 
 import flask_smorest
 import marshmallow as ma
@@ -20,16 +22,23 @@ from service.schemas import ProblemOut
 MAX_JSON_DEPTH = 32  # a game state needs about six levels
 
 
-def _deeper_than(value, limit: int) -> bool:
-    """Whether arrays and objects nest more than ``limit`` levels (walked without recursion)."""
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")  # "\\ud800" decodes, but names no character
+
+
+def _malformed(value, limit: int) -> str | None:
+    """What makes decoded JSON unfit for any request: arrays and objects nested more than
+    ``limit`` levels, or a string holding half of a surrogate pair (walked without recursion)."""
     stack = [(value, 1)]
     while stack:
         item, depth = stack.pop()
+        if isinstance(item, str) and LONE_SURROGATE.search(item):
+            return "A JSON string holds a lone surrogate (\\ud800 to \\udfff), which is not a character."
         if isinstance(item, (dict, list)):
             if depth > limit:
-                return True
-            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
-    return False
+                return f"JSON nested more than {limit} levels deep."
+            children = [*item.keys(), *item.values()] if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children)
+    return None
 
 
 class Parser(FlaskParser):
@@ -41,14 +50,16 @@ class Parser(FlaskParser):
     DEFAULT_VALIDATION_STATUS = 400
 
     def _raw_load_json(self, req):
-        """JSON nested too deeply for any request is malformed, not a crash of the decoder."""
+        """JSON nested too deeply, a number too long for Python to read (over 4,300 digits) or a
+        lone surrogate is malformed, not a crash of the decoder or of what reads the text."""
         try:
             data = super()._raw_load_json(req)
-            too_deep = _deeper_than(data, MAX_JSON_DEPTH)
+            message = _malformed(data, MAX_JSON_DEPTH)
         except RecursionError:  # deeper than the decoder itself goes
-            too_deep = True
-        if too_deep:
             message = f"JSON nested more than {MAX_JSON_DEPTH} levels deep."
+        except ValueError:  # what webargs leaves: int() refusing a number of over sys.get_int_max_str_digits()
+            message = f"A JSON number has more than {sys.get_int_max_str_digits()} digits."
+        if message:
             flask_smorest.abort(400, message=message, errors={"json": [message]})
         return data
 
@@ -95,6 +106,12 @@ def _refer_only(converter, field, ret, **kwargs) -> dict:
     return {}
 
 
+def _contains(converter, field, ret, **kwargs) -> dict:
+    """JSON Schema's ``contains`` from a list field's metadata (apispec passes on only OpenAPI
+    3.0's keywords): "at least one user message with text"."""
+    return {"contains": field.metadata["contains"]} if "contains" in field.metadata else {}
+
+
 _OUTER = ("description", "default", "example", "examples", "deprecated", "readOnly", "writeOnly")
 
 
@@ -134,6 +151,7 @@ class Api(flask_smorest.Api):
         at = next(i for i, f in enumerate(functions) if f.__name__ == "field2nullable")
         functions[at] = _nullable
         self.ma_plugin.converter.add_attribute_function(_refer_only)
+        self.ma_plugin.converter.add_attribute_function(_contains)
         written = self.spec.to_dict
         self.spec.to_dict = lambda: _null_as_a_branch(written())
 

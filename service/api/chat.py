@@ -12,7 +12,7 @@ import hmac
 import os
 from http import HTTPStatus
 
-from flask import Response, json, request, stream_with_context
+from flask import Response, current_app, json, request, stream_with_context
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from service import chat, errors
@@ -88,12 +88,14 @@ def http_error(error: HTTPException):
 
 @blp.errorhandler(Exception)
 def unexpected(error: Exception):
-    errors.log.exception("unhandled error", exc_info=error)
+    errors.log_unexpected(error)
     return openai_error(500, "Referee failed to answer this request; the failure is logged.")
 
 
 @blp.before_request
 def check_key():
+    if request.method == "OPTIONS":  # a browser's CORS preflight never carries the key
+        return None
     if not authorized(request.headers.get("Authorization")):
         return openai_error(401, "Incorrect API key provided: send Authorization: Bearer <key>, a key of REFEREE_API_KEY.")
 
@@ -148,7 +150,7 @@ def create_completion(body):
     except chat.Unreadable as unreadable:
         return openai_error(400, str(unreadable), unreadable.param)
     referee = AskOut().dump(answered)
-    content = chat.reply_markdown(lib, answered, request.host_url, asked)
+    content = chat.reply_markdown(lib, answered, current_app.config["REFEREE_PUBLIC_URL"], asked)
     choices = body.get("n") or 1
     if body.get("stream"):
         events = chat.stream(body["model"], content, referee, choices)

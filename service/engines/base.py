@@ -18,8 +18,19 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Protocol
 
 import yaml
+from marshmallow import fields
 
 LANGS = ("en", "fr", "de", "zh")
+
+
+class Boolean(fields.Boolean):
+    """JSON's true or false, and nothing else: marshmallow's own also takes 1, "yes" and "on",
+    which a generated client never sends and a hand-written one should hear about."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, bool):  # 1 == True in a set
+            raise self.make_error("invalid", input=value)
+        return value
 
 
 class InvalidState(ValueError):

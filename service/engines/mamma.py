@@ -63,6 +63,7 @@ from marshmallow import Schema, fields, validate
 from indexer.corpus import player_counts
 from service.engines.base import (
     BaseEngine,
+    Boolean,
     InvalidMove,
     InvalidState,
     is_player,
@@ -1248,7 +1249,7 @@ class Mamma(BaseEngine):
         assigned = sum(1 for c in CHARACTERS if state["characters"][c]["guests"])
         if assigned != sum(1 for p in state["players"] if p["guests_assigned"]):
             raise InvalidState("players", "one Guests card beside a character for each player who assigned one")
-        if len(state["seated"]) != len(set(state["seated"])) or any(state["pieces"][c] != "seated" for c in state["seated"]):
+        if len(state["seated"]) != len(set(state["seated"])) or any(state["pieces"].get(c) != "seated" for c in state["seated"]):
             raise InvalidState("seated", "the characters at the table, each once, in the order they sat")
         t = state["turn_state"]
         for name in ("played", "discarded", "mp"):
@@ -1799,7 +1800,7 @@ class MammaCard(Schema):
 
 class MammaHeld(Schema):
     card = fields.String(required=True)
-    horizontal = fields.Boolean(required=True, metadata={"description": "Turned horizontal: it cannot be stolen."})
+    horizontal = Boolean(required=True, metadata={"description": "Turned horizontal: it cannot be stolen."})
 
 
 class MammaCharacter(Schema):
@@ -1811,7 +1812,7 @@ class MammaCharacter(Schema):
 class MammaPlayer(Schema):
     secret = fields.String(required=True, metadata={"description": "The player's secret character card."})
     hand = fields.List(fields.String(), required=True, validate=validate.Length(max=20))
-    guests_assigned = fields.Boolean(required=True)
+    guests_assigned = Boolean(required=True)
 
 
 class MammaMoving(Schema):
@@ -1819,8 +1820,8 @@ class MammaMoving(Schema):
     crossed = fields.List(fields.String(), required=True, validate=validate.Length(max=40))
     steps = fields.Integer(strict=True, required=True)
     ride = fields.Integer(strict=True, allow_none=True, required=True, metadata={"description": "The taxi's or bus's mp left; null when moved with movement cards."})
-    bought = fields.Boolean(required=True)
-    released = fields.Boolean(required=True)
+    bought = Boolean(required=True)
+    released = Boolean(required=True)
 
 
 class MammaTurn(Schema):
@@ -1829,10 +1830,10 @@ class MammaTurn(Schema):
     mp = fields.Integer(strict=True, required=True, metadata={"description": "The turn's mp not yet spent."})
     moving = fields.Nested(MammaMoving, allow_none=True, required=True, metadata={"description": "The movement in progress."})
     bought = fields.List(fields.String(), required=True, metadata={"description": "Characters who bought this turn: they move no more."})
-    money_placed = fields.Boolean(required=True)
-    bus_tried = fields.Boolean(required=True)
-    bus_missed = fields.Boolean(required=True)
-    wc_exit_due = fields.Boolean(required=True)
+    money_placed = Boolean(required=True)
+    bus_tried = Boolean(required=True)
+    bus_missed = Boolean(required=True)
+    wc_exit_due = Boolean(required=True)
 
 
 class MammaWc(Schema):
@@ -1842,9 +1843,9 @@ class MammaWc(Schema):
 
 
 class MammaGrandpa(Schema):
-    bank = fields.Boolean(required=True, metadata={"description": "The bank card turned: the Grandpa may hold 3 money cards."})
-    child = fields.Boolean(required=True, metadata={"description": "The Grandpa with the Child."})
-    child_stole = fields.Boolean(required=True)
+    bank = Boolean(required=True, metadata={"description": "The bank card turned: the Grandpa may hold 3 money cards."})
+    child = Boolean(required=True, metadata={"description": "The Grandpa with the Child."})
+    child_stole = Boolean(required=True)
 
 
 class MammaDecks(Schema):
@@ -1896,7 +1897,7 @@ class MammaMove(MoveShape):
     piece = fields.String(metadata={"description": "move: a character, schoolbus, traffic-1 or traffic-2."})
     to = fields.String(allow_none=True, metadata={"description": "move: a space, bench, wc or seat; bus, release, leave-wc, place: a space."})
     steal = fields.String(allow_none=True, metadata={"description": "move: the crossed character's vertical ingredient taken."})
-    arcade = fields.Boolean(metadata={"description": "move: the Son spends the crossed character's highest money card."})
+    arcade = Boolean(metadata={"description": "move: the Son spends the crossed character's highest money card."})
     lose = fields.List(fields.String(), validate=validate.Length(max=20), metadata={"description": "move: the Son's vertical ingredients lost when run over."})
     release_to = fields.String(allow_none=True, metadata={"description": "move: where the character leaving the hospital goes."})
     number = fields.String(metadata={"description": "bus: 969, 696 or 699."})

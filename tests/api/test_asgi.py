@@ -63,3 +63,27 @@ def test_a_chat_body_over_the_limit_is_413_in_openais_form(asgi, app):
     response = asgi.post("/v1/chat/completions", content=chunks, headers={"Content-Type": "application/json"})
     assert response.status_code == 413 and response.headers["connection"] == "close"
     assert response.json()["error"]["code"] == "request_too_large" and response.json()["request_id"]
+
+
+@pytest.mark.parametrize("path", ["/v1/ask", "/docs", "/healthz", "/mcp", "/nowhere"])
+def test_every_response_says_not_to_sniff_its_type(asgi, path):
+    response = asgi.post(path, json={"question": "How many cards?"}, headers=MCP_HEADERS) if path in ("/v1/ask", "/mcp") \
+        else asgi.get(path)
+    assert response.headers["x-content-type-options"] == "nosniff"
+
+
+@pytest.mark.parametrize("path", ["/v1/games/%0A", "/%0A", "/v1/passages/a%0Ab", "/mcp%0A"])
+def test_a_newline_in_a_path_is_a_404_problem_with_its_request_id(asgi, path, caplog):
+    with caplog.at_level("INFO", logger="referee.requests"):
+        response = asgi.get(path, headers={"X-Request-ID": "newline-1"})
+    assert response.status_code == 404 and response.headers["content-type"] == "application/problem+json"
+    assert response.json()["request_id"] == "newline-1"
+    assert any('"request_id": "newline-1"' in r.message for r in caplog.records)
+
+
+def test_the_mcp_servers_own_refusals_are_problems_too(asgi):
+    response = asgi.post("/mcp", json=LIST_TOOLS, headers={**MCP_HEADERS, "Host": "evil.example", "X-Request-ID": "mcp-9"})
+    assert response.status_code in (403, 421) and response.headers["content-type"] == "application/problem+json"
+    body = response.json()
+    assert body["status"] == response.status_code and body["request_id"] == "mcp-9" and body["detail"]
+    assert response.headers["x-request-id"] == "mcp-9"

@@ -11,8 +11,8 @@ from service import chat
 BOMBASTICA = "Wie viele Zutaten braucht die Pizza Bombastica?"
 
 
-def complete(client, messages, model="referee", status=200, **options):
-    response = client.post("/v1/chat/completions", json={"model": model, "messages": messages, **options})
+def complete(client, messages, model="referee", status=200, headers=None, **options):
+    response = client.post("/v1/chat/completions", json={"model": model, "messages": messages, **options}, headers=headers)
     assert response.status_code == status, response.get_data(as_text=True)
     return response
 
@@ -135,10 +135,11 @@ def test_a_stream_is_server_sent_chunks_ending_with_done(client):
     ({"model": "referee", "messages": [{"role": "wizard", "content": "x"}]}, 400, "messages[0].role", None),
     ({"model": "referee", "messages": [{"role": "user", "content": 5}]}, 400, "messages[0].content", None),
     ({"model": "referee", "messages": [{"role": "system", "content": "be brief"}]}, 400, "messages", None),
-    ({"model": "referee", "messages": [{"role": "user", "content": "  "}]}, 400, "messages[0].content", None),
+    ({"model": "referee", "messages": [{"role": "user", "content": "  "}]}, 400, "messages", None),
+    ({"model": "referee", "messages": [{"role": "user", "content": [{"type": "image_url"}]}]}, 400, "messages", None),
     ({"model": "referee", "messages": [{"role": "user", "content": "x"}], "n": 0}, 400, "n", None),
 ])
-def test_bad_requests_get_openai_errors_inside_problem_json(client, body, status, param, code):
+def test_bad_requests_get_openai_errors_inside_problem_json(client, app, body, status, param, code):
     response = client.post("/v1/chat/completions", json=body)
     assert response.status_code == status
     assert response.mimetype == "application/problem+json"
@@ -147,6 +148,14 @@ def test_bad_requests_get_openai_errors_inside_problem_json(client, body, status
     error = problem["error"]
     assert error["type"] == "invalid_request_error" and error["param"] == param and error["code"] == code
     assert error["message"] == problem["detail"]
+    if param == "messages":  # refused as the OpenAPI description says it would be
+        import jsonschema
+
+        from service.openapi import spec_dict
+
+        messages = spec_dict(app)["components"]["schemas"]["ChatCompletionIn"]["properties"]["messages"]
+        without_items = {key: value for key, value in messages.items() if key != "items"}  # the $ref
+        assert not jsonschema.Draft202012Validator(without_items).is_valid(body.get("messages"))
 
 
 def test_a_body_that_is_not_json_is_a_400_that_says_so(client):
@@ -182,3 +191,27 @@ def test_a_key_is_asked_for_only_when_one_is_set(client, monkeypatch):
     assert client.get("/v1/models", headers={"Authorization": "Bearer other"}).status_code == 200
     assert complete(client, user(BOMBASTICA), status=401).get_json()["error"]["code"] == "invalid_api_key"
     assert client.post("/v1/ask", json={"question": BOMBASTICA}).status_code == 200  # the API itself stays open
+
+
+@pytest.mark.parametrize("url", ["/v1/chat/completions", "/v1/models"])
+def test_a_browser_on_another_origin_may_ask_first_when_a_key_is_set(client, monkeypatch, url):
+    """The CORS preflight carries no Authorization header: a 401 to it locks every browser client out."""
+    monkeypatch.setenv("REFEREE_API_KEY", "sesame")
+    preflight = client.options(url, headers={"Origin": "https://chat.example", "Access-Control-Request-Method": "POST",
+                                             "Access-Control-Request-Headers": "authorization, content-type"})
+    assert preflight.status_code == 200
+    assert preflight.headers["Access-Control-Allow-Origin"] == "*"
+    assert "authorization" in preflight.headers["Access-Control-Allow-Headers"].lower()
+    assert client.get("/v1/models", headers={"Origin": "https://chat.example"}).status_code == 401  # the request itself
+
+
+def test_links_never_follow_the_host_a_client_sends_and_an_echoed_question_stays_text(app, client, monkeypatch):
+    """A client chooses the Host header and the question: neither may put a host or an image in the reply."""
+    first, then = BOMBASTICA, "und wenn ![x](http://evil.example/t.png) <img src=x> *dann*?"
+    reply = complete(client, user(first, then), headers={"Host": "evil.example"})
+    content = reply.get_json()["choices"][0]["message"]["content"]
+    assert "evil.example/games" not in content and "](/games/mamma-mia/rulebook/" in content
+    assert r"\!\[x\]\(http://evil.example/t.png\) \<img src=x\> \*dann\*?_" in content
+    monkeypatch.setitem(app.config, "REFEREE_PUBLIC_URL", "https://referee.example")
+    content = complete(client, user(first), headers={"Host": "evil.example"}).get_json()["choices"][0]["message"]["content"]
+    assert "](https://referee.example/games/mamma-mia/rulebook/" in content and "evil.example" not in content

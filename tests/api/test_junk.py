@@ -99,6 +99,42 @@ def test_json_nested_too_deeply_is_a_400_naming_the_limit(client, url, depth):
     assert response.get_json()["errors"] == {"json": ["JSON nested more than 32 levels deep."]}
 
 
+JSON_ROUTES = ["/v1/ask", "/v1/chat/completions", "/v1/feedback"] + [
+    f"/v1/games/{game}/{route}" for game in ENGINES for route in ("setup", "legal-moves", "adjudicate", "replay")]
+
+
+@pytest.mark.parametrize("url", JSON_ROUTES)
+def test_a_number_of_more_than_4300_digits_is_a_400_not_a_failure_of_int(client, url):
+    response = client.post(url, data='{"question": "x", "players": %s}' % ("9" * 5000), content_type="application/json")
+    assert response.status_code == 400
+    assert_sane(response)
+    assert "more than 4300 digits" in response.get_json()["detail"]
+
+
+@pytest.mark.parametrize("url", JSON_ROUTES)
+@pytest.mark.parametrize("body", ['{"question": "\\ud800 cards"}', '{"\\udfff": 1}',
+                                  '{"model": "referee", "messages": [{"role": "user", "content": "a\\udc00"}]}'])
+def test_a_lone_surrogate_is_a_400_not_a_failure_of_the_chinese_conversion(client, url, body):
+    response = client.post(url, data=body, content_type="application/json")
+    assert response.status_code == 400
+    assert_sane(response)
+    assert "lone surrogate" in response.get_json()["detail"]
+
+
+def test_a_surrogate_pair_is_a_character_like_any_other(client):
+    response = client.post("/v1/ask", data='{"question": "\\ud83c\\udf55 how many cards?"}', content_type="application/json")
+    assert response.status_code == 200
+
+
+@pytest.mark.parametrize("helpful", [1, 0, "yes", "on", "true", "0"])
+def test_booleans_are_true_or_false_and_nothing_else(client, helpful):
+    response = client.post("/v1/feedback", json={"question": "how many cards?", "passage_id": "mamma.en.material.1",
+                                                 "helpful": helpful})
+    assert response.status_code == 400
+    assert_sane(response)
+    assert response.get_json()["errors"] == {"helpful": ["Not a valid boolean."]}
+
+
 @pytest.mark.parametrize("q", ["   ", "\u3000\t", "a\x00b", "ok\x1b[31m"])
 def test_blank_or_control_character_questions_are_400s_as_the_openapi_pattern_says(client, app, q):
     import re
@@ -126,17 +162,25 @@ def test_invalid_utf8_in_the_query_string_is_not_a_500(client):
     assert_sane(client.get("/v1/search?q=%E8%A8"))
 
 
-def test_an_unexpected_failure_is_a_500_problem_without_internals(app, monkeypatch):
+def test_an_unexpected_failure_is_a_500_problem_without_internals_and_one_log_line(app, monkeypatch, caplog):
+    import json
+
     library = app.extensions["referee.librarian"].current()
     monkeypatch.setattr(library, "search", lambda *a, **k: 1 / 0)
     app.config["PROPAGATE_EXCEPTIONS"] = False
+    caplog.clear()
     try:
-        response = app.test_client().get("/v1/search?q=pizza")
+        response = app.test_client().get("/v1/search?q=pizza", headers={"X-Request-ID": "failing-1"})
     finally:
         app.config["PROPAGATE_EXCEPTIONS"] = None
     assert response.status_code == 500
     assert response.mimetype == "application/problem+json"
     assert "ZeroDivision" not in response.get_data(as_text=True)
+    logged = [r for r in caplog.records if r.name == "referee.errors"]
+    assert len(logged) == 1 and logged[0].exc_info is None  # the traceback only at debug level
+    errors = [json.loads(logged[0].getMessage())]
+    assert errors[0]["request_id"] == "failing-1" and errors[0]["error"].startswith("ZeroDivisionError")
+    assert errors[0]["path"] == "/v1/search" and errors[0]["at"].endswith(".py:" + errors[0]["at"].rsplit(":", 1)[1])
 
 
 json_values = st.recursive(

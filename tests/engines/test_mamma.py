@@ -699,6 +699,7 @@ IMPOSSIBLE = [
     (lambda s: s.__setitem__("turn", 3), "turn"),
     (lambda s: s["characters"]["wife"].__setitem__("guests", "guests-6") or s["guests"].remove("guests-6"), "players"),
     (lambda s: s["seated"].append("wife"), "seated"),
+    (lambda s: s["seated"].append("nobody"), "seated"),  # not a piece: once a KeyError, a 500
 ]
 
 
