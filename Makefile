@@ -14,9 +14,14 @@ NODE_TOOLS := tests/clients
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-# Reinstall whenever pyproject.toml changes.
+# Reinstall whenever pyproject.toml changes. Serving needs the project alone; the suite, the
+# benchmarks and refitting the ranker also its test extras (browsers' driver, fuzzers, LightGBM).
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-test: $(VENV)/.installed
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@
 
@@ -54,14 +59,14 @@ $(NODE_TOOLS)/node_modules/.installed: $(NODE_TOOLS)/package-lock.json
 	  echo "make: npm is missing, so the TypeScript client test will fail: install Node.js 20 or newer"; \
 	fi
 
-test: $(VENV)/.installed browser $(NODE_TOOLS)/node_modules/.installed
+test: $(VENV)/.installed-test browser $(NODE_TOOLS)/node_modules/.installed
 	$(BIN)/python -m pytest $(if $(filter 0,$(BROWSER)),-m "not browser")
 
-bench: index browser
+bench: index $(VENV)/.installed-test browser
 	$(BIN)/python -m benchmarks
 
 # schemathesis with 300 examples per operation and mode (the suite runs 20): over 5,000 requests.
-fuzz: $(VENV)/.installed
+fuzz: $(VENV)/.installed-test
 	REFEREE_FUZZ_EXAMPLES=300 REFEREE_LOG_LEVEL=warning $(BIN)/python -m pytest -s -q -p no:cacheprovider tests/api/test_schema_fuzz.py
 
 # Players' questions (dev half: tune on it) and questions the rulebooks do not answer; then the test
@@ -75,7 +80,7 @@ eval: index
 
 # Refits the ranker's weights (service/retrieval/ranker.json) on the dev questions, after a change
 # to the corpus, the term base or the ranker's traits; then `make eval` shows both halves.
-fit-ranker: index
+fit-ranker: index $(VENV)/.installed-test
 	$(BIN)/python -m indexer.fit_ranker
 
 # Regenerates openapi.yaml from the running app's schemas (a test checks that they agree).

@@ -104,14 +104,15 @@ def free_port() -> int:
 
 
 @contextmanager
-def serving(index: Path):
-    """gunicorn configured as `make run` does, on a free loopback port: yields (session, base URL)."""
+def serving(index: Path, **env: str):
+    """gunicorn configured as `make run` does (``env``: more of its environment), on a free loopback
+    port: yields (session, base URL)."""
     import requests
 
     port = free_port()
     server = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "-c", "python:service.gunicorn_conf"],
-        env=dict(os.environ, REFEREE_INDEX=str(index), PORT=str(port), REFEREE_LOG_LEVEL="warning"),
+        env=dict(os.environ, REFEREE_INDEX=str(index), PORT=str(port), REFEREE_LOG_LEVEL="warning", **env),
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
     session, base = requests.Session(), f"http://127.0.0.1:{port}"
@@ -354,8 +355,10 @@ def adjudication(rounds: int) -> list[tuple]:
 
 
 def load_test(cases, seconds: float, clients: int) -> None:
-    """Saturate the production server with a mix of routes, then with healthz alone and search alone."""
-    from benchmarks.load import MIX, Requests, saturate
+    """Saturate the production server with a mix of routes, then with healthz alone and search alone
+    (its rate limits off: one client here measures what the server can do); then, with the limits
+    as shipped, one client flooding /v1/ask while another checks /healthz and asks."""
+    from benchmarks.load import MIX, Requests, flood, saturate
     from service.engines import ENGINES
 
     adjudications = [(game, state, move) for game, engine in ENGINES.items() for state, move in _cases(engine, 100)]
@@ -364,6 +367,10 @@ def load_test(cases, seconds: float, clients: int) -> None:
         index = Path(tmp) / "index"
         build(index, DEFAULT_CORPUS)
         with serving(index) as (_, base):
+            port = int(base.rsplit(":", 1)[1])
+            saturate(port, requests, [("healthz", 1)], 2, clients)  # both workers up
+            flooded = flood(port, requests, max(10.0, seconds / 2), clients)
+        with serving(index, REFEREE_RATE_LIMIT="off") as (_, base):
             port = int(base.rsplit(":", 1)[1])
             saturate(port, requests, MIX, 3, clients)  # warm up both workers
             mixed = saturate(port, requests, MIX, seconds, clients)
@@ -388,6 +395,11 @@ def load_test(cases, seconds: float, clients: int) -> None:
     print(f"Saturated alone: healthz {healthz:.0f}/s; search {search:.0f}/s over the {len(cases)} questions asked again "
           f"and again ({search / healthz:.3f} of healthz's), {new:.0f}/s over questions each asked once "
           f"({new / healthz:.3f}); {errors} errors")
+    health = flooded["healthz"]
+    print(f"One client flooding /v1/ask ({clients} connections, the rate limits as shipped): its answers by status "
+          f"{dict(sorted(flooded['flood'].items()))}; another client's /healthz p50 {ms(percentile(health, 50))}, "
+          f"p99 {ms(percentile(health, 99))} ({len(health)} checks), its questions answered {flooded['answered']} "
+          f"of {flooded['asked']}")
 
 
 def browser_test(cases) -> None:

@@ -34,6 +34,9 @@ class Requests:
     def make(self, route: str, rng: random.Random) -> tuple[str, str, bytes | None]:
         if route == "healthz":
             return "GET", "/healthz", None
+        if route == "new ask":
+            case = self.new[next(self._next_new) % len(self.new)]
+            return "POST", "/v1/ask", json.dumps({"question": case.q}).encode()
         if route in ("search", "new search"):
             case = rng.choice(self.questions) if route == "search" else self.new[next(self._next_new) % len(self.new)]
             return "GET", "/v1/search?" + urlencode({"q": case.q, "limit": 10}), None
@@ -86,3 +89,57 @@ def saturate(port: int, requests: Requests, mix, seconds: float, clients: int = 
         thread.join()
     elapsed = time.monotonic() - started
     return {"seconds": elapsed, "latencies": dict(latencies), "errors": dict(errors)}
+
+
+def flood(port: int, requests: Requests, seconds: float, clients: int = 16) -> dict:
+    """One client floods /v1/ask with questions never asked before (the expensive path) over
+    ``clients`` connections from 127.0.0.1 while a table, from
+    127.0.0.2 (another client to the rate limits), checks /healthz every 50 ms and asks a question
+    every second. The flood's statuses, the table's /healthz latencies and how many of its
+    questions were answered."""
+    deadline = time.monotonic() + seconds
+    flooded: dict[int, int] = defaultdict(int)
+    lock = threading.Lock()
+
+    def flooder(number: int):
+        rng = random.Random(number)
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30, source_address=("127.0.0.1", 0))
+        mine: dict[int, int] = defaultdict(int)
+        while time.monotonic() < deadline:
+            method, path, body = requests.make("new ask", rng)
+            try:
+                connection.request(method, path, body=body, headers={"Content-Type": "application/json"})
+                response = connection.getresponse()
+                response.read()
+                mine[response.status] += 1
+            except (OSError, http.client.HTTPException):
+                mine[0] += 1
+                connection.close()
+                connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30, source_address=("127.0.0.1", 0))
+        with lock:
+            for status, count in mine.items():
+                flooded[status] += count
+
+    health, asked, answered = [], 0, 0
+    threads = [threading.Thread(target=flooder, args=(n,)) for n in range(clients)]
+    for thread in threads:
+        thread.start()
+    time.sleep(1)  # the flood under way
+    table = http.client.HTTPConnection("127.0.0.1", port, timeout=30, source_address=("127.0.0.2", 0))
+    rng, next_question = random.Random(99), time.monotonic()
+    while time.monotonic() < deadline:
+        started = time.perf_counter()
+        table.request("GET", "/healthz")
+        table.getresponse().read()
+        health.append(time.perf_counter() - started)
+        if time.monotonic() >= next_question:
+            method, path, body = requests.make("ask", rng)
+            table.request(method, path, body=body, headers={"Content-Type": "application/json"})
+            response = table.getresponse()
+            response.read()
+            asked, answered = asked + 1, answered + (response.status == 200)
+            next_question += 1
+        time.sleep(0.05)
+    for thread in threads:
+        thread.join()
+    return {"flood": dict(flooded), "healthz": health, "asked": asked, "answered": answered}

@@ -9,8 +9,8 @@ and a body over the limit is refused (413, by the app's own check) however it is
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
-import json
 import os
 import time
 from http import HTTPStatus
@@ -22,12 +22,16 @@ from starlette.applications import Starlette
 from service import body_limit, create_app, tracing
 from service import mcp as referee_mcp
 from service.api.chat import authorized
-from service.errors import PROBLEM_JSON
+from service.errors import PROBLEM_JSON, send_problem
+from service.throttle import Throttle
 
 # Flask's views run on these threads, per worker. The work is CPU-bound Python under one GIL: more
 # threads only fight over it (searches saturated on two cores: 143/s with 2 threads, 125/s with 4,
 # 82/s with 8). Bodies are read before a view runs, so a slow client does not hold one.
 FLASK_THREADS = int(os.environ.get("REFEREE_THREADS", "2"))
+# The longest a body may pause between two of its parts: a client that stops sending holds a
+# coroutine and a socket until then, then gets a 408.
+BODY_SECONDS = float(os.environ.get("REFEREE_BODY_SECONDS", "15"))
 
 
 def _headers(scope) -> dict[str, str]:
@@ -49,7 +53,14 @@ class BufferedBody:
         limit = self.limit(scope.get("method", "GET"), scope.get("path", ""))
         body = bytearray()
         while len(body) <= limit:
-            message = await receive()
+            try:
+                message = await asyncio.wait_for(receive(), BODY_SECONDS)
+            except asyncio.TimeoutError:
+                started, rid = time.perf_counter(), tracing.take_id(None)
+                await send_problem(send, 408, "Request Timeout", f"The body paused for more than {BODY_SECONDS:g} seconds.",
+                               rid, [(b"connection", b"close")])
+                tracing.log_request_line(scope.get("method", ""), scope.get("path", ""), 408, started, rid)
+                return
             if message["type"] == "http.disconnect":
                 return
             body += message.get("body", b"")
@@ -125,29 +136,21 @@ class McpGate:
                 said.extend(message.get("body", b""))
                 if not message.get("more_body", False):
                     detail = said.decode("utf-8", "replace").strip()[:500] or HTTPStatus(status).description
-                    await _problem(send, status, HTTPStatus(status).phrase, detail, rid, [(b"x-request-id", rid.encode())])
+                    await send_problem(send, status, HTTPStatus(status).phrase, detail, rid, [(b"x-request-id", rid.encode())])
                 return
             await send(message)
 
         try:
             if scope["method"] != "POST":
-                await _problem(tagged, 405, "Method Not Allowed", "The MCP endpoint takes POST (streamable HTTP, stateless).",
+                await send_problem(tagged, 405, "Method Not Allowed", "The MCP endpoint takes POST (streamable HTTP, stateless).",
                                rid, [(b"allow", b"POST")])
             elif not authorized(headers.get("authorization")):
-                await _problem(tagged, 401, "Unauthorized", "Send Authorization: Bearer <key>, a key of REFEREE_API_KEY.",
+                await send_problem(tagged, 401, "Unauthorized", "Send Authorization: Bearer <key>, a key of REFEREE_API_KEY.",
                                rid, [(b"www-authenticate", b'Bearer realm="referee"')])
             else:
                 await self.app(scope, receive, tagged)
         finally:
             tracing.log_request_line(scope["method"], scope["path"], status, started, rid)
-
-
-async def _problem(send, status: int, title: str, detail: str, rid: str, extra=()) -> None:
-    data = json.dumps({"type": "about:blank", "title": title, "status": status, "detail": detail, "request_id": rid},
-                      ensure_ascii=False).encode()
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", PROBLEM_JSON.encode()), (b"content-length", str(len(data)).encode()), *extra]})
-    await send({"type": "http.response.body", "body": data})
 
 
 def create_asgi_app(flask_app=None):
@@ -165,18 +168,24 @@ def create_asgi_app(flask_app=None):
                                           transport_security=security, host=host,
                                           max_request_body_size=flask_app.config["MAX_CONTENT_LENGTH"])
     mcp_app = McpGate(mcp_http)
-    flask = BufferedBody(WSGIMiddleware(flask_app, workers=FLASK_THREADS),
-                         lambda method, path: body_limit(flask_app.config, method, path))
+    def limit(method: str, path: str) -> int:
+        return body_limit(flask_app.config, method, path)
+
+    flask = BufferedBody(WSGIMiddleware(flask_app, workers=FLASK_THREADS), limit)
+    # /healthz on a thread of its own: a load balancer's check never waits behind the searches
+    health = BufferedBody(WSGIMiddleware(flask_app, workers=1), limit)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app):
         async with server.session_manager.run():  # the MCP server's task group, while the server runs
             yield
 
+    by_path = {"/mcp": mcp_app, "/healthz": health}
+
     async def route(scope, receive, send):  # by the exact path: a route's pattern ends at a newline ("/mcp\n")
-        await (mcp_app if scope["path"] == "/mcp" else flask)(scope, receive, send)
+        await by_path.get(scope["path"], flask)(scope, receive, send)
 
     app = Starlette(lifespan=lifespan)
     app.router.default = route
-    return NoSniff(app)
+    return NoSniff(Throttle(app))
 

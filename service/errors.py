@@ -98,3 +98,13 @@ def _internal(error: Exception) -> InternalServerError:
     wrapped = InternalServerError()
     wrapped.original_exception = error
     return wrapped
+
+
+async def send_problem(send, status: int, title: str, detail: str, rid: str, extra=()) -> None:
+    """The same problem, sent by ASGI middleware in front of Flask (``send``: ASGI's; ``extra``:
+    more headers as (bytes, bytes) pairs)."""
+    data = json.dumps({"type": "about:blank", "title": title, "status": status, "detail": detail, "request_id": rid},
+                      ensure_ascii=False).encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", PROBLEM_JSON.encode()), (b"content-length", str(len(data)).encode()), *extra]})
+    await send({"type": "http.response.body", "body": data})

@@ -19,11 +19,12 @@ def _env(name: str, default: str) -> str:
 
 bind = f"{_env('REFEREE_HOST', '127.0.0.1')}:{_env('PORT', '8000')}"
 workers = int(_env("REFEREE_WORKERS", "2"))
-worker_class = "uvicorn_worker.UvicornWorker"
+worker_class = "service.http_guard.Worker"  # uvicorn's, with limits on a request's head (431, 408)
 timeout = int(_env("REFEREE_TIMEOUT", "30"))  # a worker silent this long is restarted
 graceful_timeout = int(_env("REFEREE_GRACEFUL_TIMEOUT", "10"))
 keepalive = int(_env("REFEREE_KEEPALIVE", "5"))
-limit_request_line = 16384  # a 500-character Chinese question is 4,500 bytes once percent-encoded
+# gunicorn's limit_request_* bind its own workers only: service.http_guard limits the head
+# (REFEREE_MAX_HEAD_BYTES, REFEREE_HEAD_SECONDS), service.asgi a body's pace (REFEREE_BODY_SECONDS)
 loglevel = _env("REFEREE_LOG_LEVEL", "info")
 accesslog = None  # the app logs one structured line per request (service.requests)
 wsgi_app = "service.asgi:create_asgi_app()"

@@ -83,7 +83,9 @@ def server(index_dir):
     """The production server as make run starts it (gunicorn, service.gunicorn_conf: the API and /mcp
     on one port), on a free port; its port."""
     port = free_port()
-    env = {**os.environ, "PORT": str(port), "REFEREE_INDEX": str(index_dir), "REFEREE_LOG_LEVEL": "warning"}
+    env = {**os.environ, "PORT": str(port), "REFEREE_INDEX": str(index_dir), "REFEREE_LOG_LEVEL": "warning",
+           "REFEREE_HEAD_SECONDS": "4", "REFEREE_BODY_SECONDS": "4",  # short, for tests/api/test_server.py
+           "REFEREE_RATE_LIMIT": "off"}  # the whole suite is one client here (the limits: tests/api/test_asgi.py)
     process = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "python:service.gunicorn_conf"],
                                cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 90

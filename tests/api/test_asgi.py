@@ -87,3 +87,23 @@ def test_the_mcp_servers_own_refusals_are_problems_too(asgi):
     body = response.json()
     assert body["status"] == response.status_code and body["request_id"] == "mcp-9" and body["detail"]
     assert response.headers["x-request-id"] == "mcp-9"
+
+
+def test_one_client_past_its_rate_limit_gets_429_and_the_others_are_still_served(app, monkeypatch):
+    monkeypatch.setenv("REFEREE_RATE_LIMIT", "3/minute")
+    monkeypatch.setenv("REFEREE_API_KEY", "sesame")
+    with TestClient(create_asgi_app(app), base_url="http://127.0.0.1:8000") as client:
+        preflight = {"Origin": "https://chat.example", "Access-Control-Request-Method": "POST"}
+        assert client.options("/v1/ask", headers=preflight).status_code == 200  # not counted
+        answered = [client.get("/v1/games") for _ in range(3)]
+        assert [r.status_code for r in answered] == [200] * 3
+        assert [r.headers["ratelimit-remaining"] for r in answered] == ["2", "1", "0"]
+        assert answered[0].headers["ratelimit-limit"] == "3" and answered[0].headers["ratelimit-policy"] == "3;w=60"
+        refused = client.post("/v1/ask", json={"question": "How many cards?"}, headers={"X-Request-ID": "flood-1"})
+        assert refused.status_code == 429 and refused.headers["content-type"] == "application/problem+json"
+        assert 1 <= int(refused.headers["retry-after"]) <= 60 and refused.headers["ratelimit-remaining"] == "0"
+        assert refused.json()["status"] == 429 and refused.json()["request_id"] == "flood-1"
+        assert client.get("/healthz").status_code == 200 and client.get("/").status_code == 200  # not limited
+        keyed = {"Authorization": "Bearer sesame"}  # a client with the key is counted by its key
+        assert client.post("/v1/ask", json={"question": "How many cards?"}, headers=keyed).status_code == 200
+        assert client.post("/mcp", json=LIST_TOOLS, headers={**MCP_HEADERS, **keyed}).status_code == 200

@@ -82,3 +82,42 @@ def test_a_small_chunked_body_is_answered(server):
     connection.request("POST", "/v1/ask", body=iter([b'{"question": "How many ', b'cards?", "lang": "en"}']),
                        headers={"Content-Type": "application/json"}, encode_chunked=True)
     assert connection.getresponse().status == 200
+
+
+def read_all(s, timeout=15.0) -> bytes:
+    s.settimeout(timeout)
+    said = b""
+    while chunk := s.recv(65536):
+        said += chunk
+    return said
+
+
+def test_a_head_over_the_limit_is_431_at_once_and_the_worker_goes_on(server):
+    """uvicorn's worker ignores gunicorn's limit_request_*: service.http_guard limits the head itself."""
+    get(server, "/healthz", timeout=30)
+    s = socket.create_connection(("127.0.0.1", server))
+    started = time.monotonic()
+    s.sendall(b"GET /healthz HTTP/1.1\r\nHost: referee\r\nX-Big: ")
+    for _ in range(40):  # 2.5 MB of one header, as fast as it goes: read and dropped after the refusal
+        s.sendall(b"a" * 65536)
+    said = read_all(s)
+    s.close()
+    assert said.startswith(b"HTTP/1.1 431 ") and b"application/problem+json" in said
+    assert time.monotonic() - started < 5
+    assert get(server, "/healthz")[0] == 200
+
+
+def test_a_head_or_a_body_that_stops_coming_is_408_after_the_deadline(server):
+    get(server, "/healthz", timeout=30)
+    head = socket.create_connection(("127.0.0.1", server))
+    head.sendall(b"GET /healthz HTTP/1.1\r\nHost: ref")  # and nothing more
+    body = socket.create_connection(("127.0.0.1", server))
+    body.sendall(b"POST /v1/ask HTTP/1.1\r\nHost: referee\r\nContent-Type: application/json\r\n"
+                 b"Content-Length: 100\r\n\r\n{")
+    silent = socket.create_connection(("127.0.0.1", server))  # says nothing: closed without a word
+    started = time.monotonic()
+    for s, status in ((head, b"408"), (body, b"408"), (silent, None)):
+        said = read_all(s)
+        s.close()
+        assert said.startswith(b"HTTP/1.1 408 ") if status else said == b""
+    assert 3 < time.monotonic() - started < 12  # REFEREE_HEAD_SECONDS and REFEREE_BODY_SECONDS are 4 here
