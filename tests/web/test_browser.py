@@ -104,8 +104,12 @@ def test_the_rulebook_has_contents_search_and_a_side_by_side_view(open_page):
     page.wait_for_selector(".passage")
     assert page.locator("details.toc li").count() >= 5
     total = page.locator(".passage").count()
-    page.fill("#rulebook-search", "four")
-    page.wait_for_load_state("networkidle")
+    with page.expect_response(lambda response: "/v1/search" in response.url and "four" in response.url):
+        page.fill("#rulebook-search", "four")  # the literal matches at once, Referee's search's after 250 ms
+    # then the status says what is shown
+    page.wait_for_function("template => document.querySelector('[role=status]').textContent === "
+                           "template.replace('{n}', document.querySelectorAll('.passage:not(.hidden)').length)",
+                           arg=ENGLISH["matches"])
     shown = page.locator(".passage:not(.hidden)")
     assert 0 < shown.count() < total
     texts = page.locator(".passage").evaluate_all("els => els.map(e => [e.dataset.text.toLowerCase(), !e.classList.contains('hidden')])")
