@@ -73,15 +73,15 @@ fuzz: $(VENV)/.installed-test
 # half; then the chat endpoint's follow-up conversations; then games without players' questions
 # (each shipped game left out in turn, and new games added from their PDFs: benchmarks/uncurated.py).
 eval: index
-	$(BIN)/python -m indexer.eval benchmarks/eval/players.jsonl --offtopic benchmarks/eval/offtopic.jsonl --split dev
-	$(BIN)/python -m indexer.eval benchmarks/eval/players.jsonl --offtopic benchmarks/eval/offtopic.jsonl --split test
-	$(BIN)/python -m indexer.eval_followups
+	$(BIN)/python -m benchmarks.evaluate benchmarks/eval/players.jsonl --offtopic benchmarks/eval/offtopic.jsonl --split dev
+	$(BIN)/python -m benchmarks.evaluate benchmarks/eval/players.jsonl --offtopic benchmarks/eval/offtopic.jsonl --split test
+	$(BIN)/python -m benchmarks.evaluate_followups
 	$(BIN)/python -m benchmarks.uncurated
 
 # Refits the ranker's weights (service/retrieval/ranker.json) on the dev questions, after a change
 # to the corpus, the term base or the ranker's traits; then `make eval` shows both halves.
 fit-ranker: index $(VENV)/.installed-test
-	$(BIN)/python -m indexer.fit_ranker
+	$(BIN)/python -m benchmarks.fit_ranker
 
 # Regenerates openapi.yaml from the running app's schemas (a test checks that they agree).
 openapi: $(VENV)/.installed

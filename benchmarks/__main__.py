@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from indexer.build import DEFAULT_CORPUS, build
-from indexer.eval import load_cases
+from benchmarks.evaluate import load_cases
 
 ROOT = Path(__file__).resolve().parent.parent
 DEV_QUESTIONS = ROOT / "benchmarks" / "eval" / "search_dev.jsonl"

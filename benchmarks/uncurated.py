@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from indexer.build import DEFAULT_CORPUS, DEFAULT_INDEX, build
-from indexer.eval import (Asked, Case, ask_table, contains_gold, format_ask_table, format_table, load_cases, run,
+from benchmarks.evaluate import (Asked, Case, ask_table, contains_gold, format_ask_table, format_table, load_cases, run,
                           summarize)
 
 EVAL = Path(__file__).resolve().parent / "eval"
@@ -53,7 +53,7 @@ def measure(library, cases: list[Case], off_topic: list[Case]) -> tuple[str, str
 
 
 def left_out(work: Path) -> None:
-    from indexer.fit_ranker import OFF_TOPIC, TRAINING, fit_models, game_of, left_out_indexes, read_left_out
+    from benchmarks.fit_ranker import OFF_TOPIC, TRAINING, fit_models, game_of, left_out_indexes, read_left_out
     from indexer.corpus import load_corpus
     from service.language import Detector
     from service.library import Library

@@ -1,7 +1,7 @@
 """A copy of the corpus with one game left uncurated: its players' questions and its own concepts in
 the term base taken out, as a game a table adds has none of them.
 
-Fitting the ranker for such games (indexer.fit_ranker) and measuring them (make eval) read each
+Fitting the ranker for such games (benchmarks.fit_ranker) and measuring them (make eval) read each
 shipped game as if it had been added this way, one game at a time: what the ranker learns must come
 from a passage's own words and meaning, since the next game will bring nothing else.
 """

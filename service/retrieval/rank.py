@@ -12,7 +12,7 @@ rule, in the asker's language, how long, and how close the passages before and a
 section are (a question restating a rule's premise asks what the next passage says). The scorer
 is a sum of regression trees (``Trees``: gradient-boosted for LambdaRank, which weighs traits
 together, as a linear scorer cannot: a close players' question counts for more when the passage's
-own words match too), fitted on the development questions by ``python -m indexer.fit_ranker``
+own words match too), fitted on the development questions by ``python -m benchmarks.fit_ranker``
 (ranker.json says on what, and the cross-validated figures) and read here with numpy alone. A
 softmax over the candidates' scores, at the temperature fitted beside the trees, gives each hit
 its ``confidence``: the estimated chance that it is the passage that answers.
@@ -191,7 +191,7 @@ class Topic:
 
 class Trees:
     """The learned scorer: a sum of regression trees over FEATURES (gradient-boosted for LambdaRank
-    by indexer.fit_ranker), and the temperature that turns scores into chances.
+    by benchmarks.fit_ranker), and the temperature that turns scores into chances.
 
     Each tree is stored flat, as LightGBM numbers it: internal node k sends a candidate left when
     ``traits[feature[k]] <= threshold[k]``, a child ``c >= 0`` is another internal node and
@@ -271,7 +271,7 @@ def load_scorer(path: Path = WEIGHTS, part: str | None = None) -> Trees:
             return None
     # the curated games' scorer reads the first of FEATURES (its trees number them so), the other all
     if tuple(fitted["features"]) != (FEATURES if part else CURATED_FEATURES) or "trees" not in fitted:
-        raise ValueError(f"{path} was fitted on other features: run `python -m indexer.fit_ranker`")
+        raise ValueError(f"{path} was fitted on other features: run `python -m benchmarks.fit_ranker`")
     return Trees(fitted["trees"], fitted["temperature"])
 
 
@@ -286,9 +286,9 @@ def load_topic(path: Path = WEIGHTS, part: str | None = None) -> Topic | None:
         return None
     off_topic = np.load(path.with_name(OFF_TOPIC_FILE)).astype(np.float32)
     if tuple(fitted["features"]) != TOPIC_FEATURES:
-        raise ValueError(f"{path} was fitted on other topic features: run `python -m indexer.fit_ranker`")
+        raise ValueError(f"{path} was fitted on other topic features: run `python -m benchmarks.fit_ranker`")
     if len(off_topic) != fitted["trained_on"]["off_topic"]:
-        raise ValueError(f"{OFF_TOPIC_FILE} is not the one {path} was fitted with: run `python -m indexer.fit_ranker`")
+        raise ValueError(f"{OFF_TOPIC_FILE} is not the one {path} was fitted with: run `python -m benchmarks.fit_ranker`")
     return Topic(np.array(fitted["weights"], dtype=np.float64), float(fitted["bias"]), float(fitted["threshold"]),
                  off_topic)
 
@@ -344,7 +344,7 @@ class Ranker:
     Two fitted scorers and on-topic decisions: the curated games' (whose passages have players'
     questions, corpus/<game>/questions.yaml), and the one for a game a table added, which has none
     (``uncurated``: fitted with each shipped game's questions and own concepts left out in turn,
-    indexer.fit_ranker). A question is weighed by the second when it is about such a game, or when
+    benchmarks.fit_ranker). A question is weighed by the second when it is about such a game, or when
     asked of every game and some candidate is of such a game."""
 
     def __init__(self, vectors: Vectors, rarity: Callable[[str, str], float], scorer: Trees | None = None,

@@ -1,6 +1,6 @@
 """The evaluation questions' keys: every gold phrase stands in some passage of the corpus, so a
 question can be answered right at all, and the ids are unique across files. A file holds questions
-(``q``, read by indexer.eval) or conversations (``turns``: followups.jsonl, indexer.eval_followups)."""
+(``q``, read by benchmarks.evaluate) or conversations (``turns``: followups.jsonl, benchmarks.evaluate_followups)."""
 
 import json
 from pathlib import Path
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from indexer.corpus import load_corpus
-from indexer.eval import normalize
+from benchmarks.evaluate import normalize
 
 EVAL = Path(__file__).resolve().parents[2] / "benchmarks" / "eval"
 FILES = sorted(EVAL.glob("*.jsonl"))

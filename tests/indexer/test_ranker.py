@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from indexer.build import read_catalog
 from indexer.corpus import Passage
-from indexer.fit_ranker import cross_validated, figures, fit, temperature
+from benchmarks.fit_ranker import cross_validated, figures, fit, temperature
 from indexer.vectors import VECTORS, Vectors, embed, fit_adapter, write
 from service.retrieval.rank import CURATED_FEATURES, FEATURES, WEIGHTS, Trees, load_scorer
 
@@ -335,7 +335,7 @@ def test_cross_validation_counts_a_question_without_candidates_as_missed_and_no_
 
 
 def test_the_shipped_on_topic_decision_reads_its_features_and_keeps_on_topic_refusals_rare():
-    from indexer.fit_ranker import MAX_ON_TOPIC_REFUSED
+    from benchmarks.fit_ranker import MAX_ON_TOPIC_REFUSED
     from service.retrieval.rank import TOPIC_FEATURES, load_topic
 
     fitted = json.loads(WEIGHTS.read_text(encoding="utf-8"))["topic"]
@@ -351,7 +351,7 @@ def test_the_shipped_on_topic_decision_reads_its_features_and_keeps_on_topic_ref
 def test_an_off_topic_question_is_fitted_on_as_compared_with_the_others_only():
     """Compared with itself, every known off-topic question would be sure to be one: fit_ranker
     leaves it and its word-for-word twins out."""
-    from indexer.fit_ranker import others
+    from benchmarks.fit_ranker import others
 
     known = np.eye(3, dtype=np.float32)
     leave_out = others(["Tell me a joke?", "pizza dough recipe", "tell me a joke ?"], known)
@@ -377,7 +377,7 @@ def test_the_on_topic_decision_reads_how_close_the_question_is_to_known_off_topi
 def test_the_on_topic_threshold_is_the_highest_that_refuses_few_development_questions():
     """Two groups of points told apart by their first component: the fitted decision separates
     them, and its threshold refuses at most the allowed share of the positive ones."""
-    from indexer.fit_ranker import MAX_ON_TOPIC_REFUSED, fit_topic
+    from benchmarks.fit_ranker import MAX_ON_TOPIC_REFUSED, fit_topic
 
     rng = np.random.default_rng(3)
     on = [(np.r_[rng.normal(2, 1), rng.normal(size=3)], False) for _ in range(120)]

@@ -1,4 +1,4 @@
-"""python -m indexer.eval FILE [--offtopic FILE] [--split dev|test] [--url URL]: score search and ask.
+"""python -m benchmarks.evaluate FILE [--offtopic FILE] [--split dev|test] [--url URL]: score search and ask.
 
 FILE is JSON lines in the format of benchmarks/eval/README.md (id, lang, game, q, gold, and
 optionally split). A case is answered at rank r when the r-th hit's whole passage text contains a
@@ -231,7 +231,7 @@ def main(argv=None) -> int:
     from indexer.build import DEFAULT_CORPUS, DEFAULT_INDEX
     from indexer.corpus import load_corpus
 
-    parser = argparse.ArgumentParser(prog="python -m indexer.eval", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.evaluate", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("file", type=Path)
     parser.add_argument("--offtopic", type=Path, help="questions the rulebooks do not answer (ask mode)")

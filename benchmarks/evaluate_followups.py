@@ -1,9 +1,9 @@
-"""python -m indexer.eval_followups [FILE] [--index DIR]: score the chat endpoint's follow-ups.
+"""python -m benchmarks.evaluate_followups [FILE] [--index DIR]: score the chat endpoint's follow-ups.
 
 FILE (benchmarks/eval/followups.jsonl) holds conversations: id, lang, game, turns (the user's
 messages), gold (phrases of every passage that answers the last turn as meant in context). A
 conversation is answered right when the passage of service.chat.answer's answer holds a gold phrase
-(indexer.eval's comparison); the last turn asked alone, with no context, is scored beside it. The
+(benchmarks.evaluate's comparison); the last turn asked alone, with no context, is scored beside it. The
 figures are given for the 1st, 3rd, ... conversations (the rule was chosen on them) and the 2nd,
 4th, ... (never tuned on), by the asker's language.
 """
@@ -15,7 +15,7 @@ import json
 import os
 from pathlib import Path
 
-from indexer.eval import contains_gold
+from benchmarks.evaluate import contains_gold
 
 LANGS = ("en", "fr", "de", "zh")
 FOLLOWUPS = Path(__file__).resolve().parent.parent / "benchmarks" / "eval" / "followups.jsonl"
@@ -28,7 +28,7 @@ def main(argv=None) -> int:
     from service.language import Detector
     from service.library import Library
 
-    parser = argparse.ArgumentParser(prog="python -m indexer.eval_followups", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.evaluate_followups", description=__doc__)
     parser.add_argument("file", type=Path, nargs="?", default=FOLLOWUPS)
     parser.add_argument("--index", type=Path, default=Path(os.environ.get("REFEREE_INDEX", DEFAULT_INDEX)))
     args = parser.parse_args(argv)

@@ -1,4 +1,4 @@
-"""python -m indexer.fit_ranker [FILE ...]: fit the ranker's scorer on the development questions.
+"""python -m benchmarks.fit_ranker [FILE ...]: fit the ranker's scorer on the development questions.
 
 Each question's candidates (the retriever's 40, as POST /v1/ask gets them) are described by the
 ranker's traits (service.retrieval.rank.FEATURES) and labelled by whether the passage holds a gold
@@ -40,7 +40,7 @@ from pathlib import Path
 
 import numpy as np
 
-from indexer.eval import Case, contains_gold, load_cases, normalize
+from benchmarks.evaluate import Case, contains_gold, load_cases, normalize
 from indexer.vectors import embed
 from service.retrieval.rank import Trees
 
@@ -351,7 +351,7 @@ def main(argv=None) -> int:
     from service.library import Library
     from service.retrieval.rank import CURATED_FEATURES, OFF_TOPIC_FILE, UNCURATED, WEIGHTS
 
-    parser = argparse.ArgumentParser(prog="python -m indexer.fit_ranker", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.fit_ranker", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("files", type=Path, nargs="*", default=TRAINING)
     parser.add_argument("--index", type=Path, default=Path(os.environ.get("REFEREE_INDEX", DEFAULT_INDEX)))
