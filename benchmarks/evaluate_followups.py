@@ -16,9 +16,9 @@ import os
 from pathlib import Path
 
 from benchmarks.evaluate import contains_gold
+from indexer.corpus import LANGS
 
-LANGS = ("en", "fr", "de", "zh")
-FOLLOWUPS = Path(__file__).resolve().parent.parent / "benchmarks" / "eval" / "followups.jsonl"
+FOLLOWUPS = Path(__file__).resolve().parent / "eval" / "followups.jsonl"
 
 
 def main(argv=None) -> int:

@@ -20,7 +20,7 @@ from typing import Any, Callable, Iterable, Protocol
 import yaml
 from marshmallow import fields
 
-LANGS = ("en", "fr", "de", "zh")
+from indexer.corpus import LANGS
 
 
 class Boolean(fields.Boolean):
