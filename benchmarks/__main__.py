@@ -375,7 +375,7 @@ def load_test(cases, seconds: float, clients: int) -> None:
             saturate(port, requests, MIX, 3, clients)  # warm up both workers
             mixed = saturate(port, requests, MIX, seconds, clients)
             alone = {route: saturate(port, requests, [(route, 1)], max(5.0, seconds / 3), clients)
-                     for route in ("healthz", "search", "new search")}
+                     for route in ("healthz", "search", "new search", "new ask")}
 
     def throughput(run, route=None) -> float:
         count = sum(len(s) for r, s in run["latencies"].items() if route in (None, r))
@@ -390,11 +390,11 @@ def load_test(cases, seconds: float, clients: int) -> None:
         errors = sum(n for r, n in mixed["errors"].items() if route in ("all", r))
         print(f"| {route} | {len(samples)} | {len(samples) / mixed['seconds']:.0f}/s | {ms(percentile(samples, 50))} "
               f"| {ms(percentile(samples, 95))} | {ms(percentile(samples, 99))} | {errors} |")
-    healthz, search, new = (throughput(alone[route]) for route in ("healthz", "search", "new search"))
+    healthz, search, new, new_ask = (throughput(alone[route]) for route in ("healthz", "search", "new search", "new ask"))
     errors = sum(sum(run["errors"].values()) for run in alone.values())
     print(f"Saturated alone: healthz {healthz:.0f}/s; search {search:.0f}/s over the {len(cases)} questions asked again "
           f"and again ({search / healthz:.3f} of healthz's), {new:.0f}/s over questions each asked once "
-          f"({new / healthz:.3f}); {errors} errors")
+          f"({new / healthz:.3f}); /v1/ask {new_ask:.0f}/s over questions each asked once; {errors} errors")
     health = flooded["healthz"]
     print(f"One client flooding /v1/ask ({clients} connections, the rate limits as shipped): its answers by status "
           f"{dict(sorted(flooded['flood'].items()))}; another client's /healthz p50 {ms(percentile(health, 50))}, "
