@@ -9,11 +9,11 @@ import time
 
 from indexer.build import DEFAULT_CORPUS, build
 from service import create_app
-from tests.conftest import ROOT
+from tests.conftest import ROOT, seeded
 
 
-def test_rebuilds_and_a_killed_build_while_searching_give_no_error_and_the_new_index_is_served(tmp_path):
-    index = tmp_path / "index"
+def test_rebuilds_and_a_killed_build_while_searching_give_no_error_and_the_new_index_is_served(tmp_path, corpus_embeddings):
+    index = seeded(tmp_path / "index", corpus_embeddings)
     build(index, DEFAULT_CORPUS)
     app = create_app({"REFEREE_INDEX": str(index), "TESTING": True, "REFEREE_INDEX_CHECK_SECONDS": 0})
     first = os.readlink(index)
@@ -55,8 +55,8 @@ def test_rebuilds_and_a_killed_build_while_searching_give_no_error_and_the_new_i
     assert app.test_client().get("/v1/search", query_string={"q": "four"}).headers["X-Referee-Index"] == newest
 
 
-def test_a_server_keeps_its_generation_until_it_checks_again(tmp_path):
-    index = tmp_path / "index"
+def test_a_server_keeps_its_generation_until_it_checks_again(tmp_path, corpus_embeddings):
+    index = seeded(tmp_path / "index", corpus_embeddings)
     build(index, DEFAULT_CORPUS)
     app = create_app({"REFEREE_INDEX": str(index), "TESTING": True, "REFEREE_INDEX_CHECK_SECONDS": 3600})
     first = os.readlink(index)

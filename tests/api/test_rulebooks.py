@@ -8,17 +8,17 @@ import pytest
 
 from indexer.build import DEFAULT_CORPUS, build
 from service import create_app
-from tests.conftest import FIXTURES, finish_rebuilds
+from tests.conftest import FIXTURES, finish_rebuilds, seeded
 
 BOOKS = FIXTURES / "rulebooks"
 PRINTED = (BOOKS / "pilzsammler.de.pdf").read_bytes()
 
 
 @pytest.fixture(scope="module")
-def table(tmp_path_factory):
+def table(tmp_path_factory, corpus_embeddings):
     """An app over its own index and library, switching to a new generation as soon as one is built."""
     root = tmp_path_factory.mktemp("table")
-    build(root / "index" / "index", DEFAULT_CORPUS)
+    build(seeded(root / "index" / "index", corpus_embeddings), DEFAULT_CORPUS)
     app = create_app({"REFEREE_INDEX": str(root / "index" / "index"), "REFEREE_LIBRARY": str(root / "library"),
                       "REFEREE_INDEX_CHECK_SECONDS": 0.0, "TESTING": True})
     yield app

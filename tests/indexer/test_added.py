@@ -8,7 +8,7 @@ from indexer.__main__ import main as indexer_main
 from indexer.build import DEFAULT_CORPUS, build, is_stale, read_catalog, uncurated_games
 from indexer.corpus import load_corpus
 from indexer.vectors import E5_WIDTH, Vectors
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, seeded
 
 PRINTED = FIXTURES / "rulebooks" / "pilzsammler.de.pdf"
 SHIPPED = {g["id"]: g for g in load_corpus(DEFAULT_CORPUS).games}
@@ -25,8 +25,8 @@ def test_an_added_rulebook_is_kept_in_the_library_with_its_source(tmp_path):
     assert game["rulebooks"][0]["pages"] == 2 and "pilzsammler.de.pdf" in game["rulebooks"][0]["provenance"]
 
 
-def test_every_build_includes_the_library_and_a_change_to_it_makes_the_index_stale(tmp_path):
-    library, index = tmp_path / "library", tmp_path / "index"
+def test_every_build_includes_the_library_and_a_change_to_it_makes_the_index_stale(tmp_path, corpus_embeddings):
+    library, index = tmp_path / "library", seeded(tmp_path / "index", corpus_embeddings)
     build(index, DEFAULT_CORPUS, library=library)
     assert not is_stale(index, DEFAULT_CORPUS, library)
     assert Vectors.load(index.resolve()).e5.shape[1] == 0  # every game curated: no second encoder
@@ -80,8 +80,8 @@ def test_a_game_id_is_lower_case_words_joined_by_hyphens(tmp_path, game):
     assert refused.value.status == 400
 
 
-def test_the_command_adds_reports_what_it_found_and_rebuilds(tmp_path, capsys):
-    index, library = tmp_path / "index", tmp_path / "library"
+def test_the_command_adds_reports_what_it_found_and_rebuilds(tmp_path, capsys, corpus_embeddings):
+    index, library = seeded(tmp_path / "index", corpus_embeddings), tmp_path / "library"
     code = indexer_main(["add", str(PRINTED), "--game", "pilzsammler", "--name", "Pilzsammler",
                          "--index", str(index), "--library", str(library)])
     out = capsys.readouterr()

@@ -6,27 +6,27 @@ from whoosh.writing import SegmentWriter
 from indexer.__main__ import main as indexer_main
 from indexer.build import DEFAULT_CORPUS, build, is_stale, read_catalog
 from service.library import Library
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, seeded
 
 GERMAN = FIXTURES / "corpus-de"
 
 
-def test_build_reports_every_rulebook_and_writes_a_catalog(tmp_path):
-    report = build(tmp_path / "index", DEFAULT_CORPUS)
+def test_build_reports_every_rulebook_and_writes_a_catalog(tmp_path, corpus_embeddings):
+    report = build(seeded(tmp_path / "index", corpus_embeddings), DEFAULT_CORPUS)
     assert report["passages"] == sum(report["rulebooks"].values())
     assert set(report["rulebooks"]) == {"mamma/en", "mamma-mia/fr", "mamma-mia/zh", "mammut-mambo/en", "moemmen/en"}
     catalog = read_catalog(tmp_path / "index")
     assert [g["id"] for g in catalog["games"]] == ["mamma", "mamma-mia", "mammut-mambo", "moemmen"]
 
 
-def test_passage_ids_do_not_change_between_builds(tmp_path):
-    build(tmp_path / "a", DEFAULT_CORPUS)
-    build(tmp_path / "b", DEFAULT_CORPUS)
+def test_passage_ids_do_not_change_between_builds(tmp_path, corpus_embeddings):
+    build(seeded(tmp_path / "a", corpus_embeddings), DEFAULT_CORPUS)
+    build(tmp_path / "b", DEFAULT_CORPUS)  # embedded anew
     assert Library(tmp_path / "a").passages.keys() == Library(tmp_path / "b").passages.keys()
 
 
-def test_a_crash_mid_build_leaves_the_old_index_serving(tmp_path, monkeypatch):
-    index = tmp_path / "index"
+def test_a_crash_mid_build_leaves_the_old_index_serving(tmp_path, monkeypatch, corpus_embeddings):
+    index = seeded(tmp_path / "index", corpus_embeddings)
     build(index, DEFAULT_CORPUS)
     before = os.readlink(index)
     hits_before = [h.id for h in Library(index).search("pizza ratée").hits]
@@ -54,8 +54,8 @@ def generations(folder) -> list[str]:
     return sorted(p.name for p in folder.iterdir() if p.is_dir() and not p.is_symlink())
 
 
-def test_a_generation_a_reader_holds_survives_any_number_of_rebuilds(tmp_path):
-    index = tmp_path / "index"
+def test_a_generation_a_reader_holds_survives_any_number_of_rebuilds(tmp_path, corpus_embeddings):
+    index = seeded(tmp_path / "index", corpus_embeddings)
     build(index, DEFAULT_CORPUS)
     first = os.readlink(index)
     old_library = Library(index)
@@ -72,8 +72,8 @@ def test_a_generation_a_reader_holds_survives_any_number_of_rebuilds(tmp_path):
     assert generations(tmp_path) == [os.readlink(index)]
 
 
-def test_a_killed_builds_leftovers_are_removed_by_the_next_build(tmp_path):
-    index = tmp_path / "index"
+def test_a_killed_builds_leftovers_are_removed_by_the_next_build(tmp_path, corpus_embeddings):
+    index = seeded(tmp_path / "index", corpus_embeddings)
     build(index, DEFAULT_CORPUS)
     (tmp_path / "index.1").mkdir()  # what a build killed before its first file leaves
     (tmp_path / "index.2").mkdir()
@@ -82,12 +82,12 @@ def test_a_killed_builds_leftovers_are_removed_by_the_next_build(tmp_path):
     assert generations(tmp_path) == [os.readlink(index)]
 
 
-def test_if_stale_builds_only_when_the_corpus_changed(tmp_path, capsys):
+def test_if_stale_builds_only_when_the_corpus_changed(tmp_path, capsys, corpus_embeddings):
     import shutil
 
     corpus = tmp_path / "corpus"
     shutil.copytree(DEFAULT_CORPUS, corpus)
-    index = tmp_path / "index"
+    index = seeded(tmp_path / "index", corpus_embeddings)
     assert is_stale(index, corpus)
     indexer_main(["--corpus", str(corpus), "--index", str(index), "--if-stale"])
     assert "built" in capsys.readouterr().out

@@ -9,17 +9,17 @@ from werkzeug.serving import make_server
 
 from indexer.build import DEFAULT_CORPUS, build
 from service import create_app
-from tests.conftest import FIXTURES, finish_rebuilds
+from tests.conftest import FIXTURES, finish_rebuilds, seeded
 
 pytestmark = pytest.mark.browser
 PRINTED = FIXTURES / "rulebooks" / "pilzsammler.de.pdf"
 
 
 @pytest.fixture(scope="module")
-def base_url(tmp_path_factory):
+def base_url(tmp_path_factory, corpus_embeddings):
     """An app over its own index and library (adding a game changes them), served on a free port."""
     root = tmp_path_factory.mktemp("web-table")
-    build(root / "index", DEFAULT_CORPUS)
+    build(seeded(root / "index", corpus_embeddings), DEFAULT_CORPUS)
     app = create_app({"REFEREE_INDEX": str(root / "index"), "REFEREE_LIBRARY": str(root / "library"),
                       "REFEREE_INDEX_CHECK_SECONDS": 0.0, "TESTING": True})
     server = make_server("127.0.0.1", 0, app, threaded=True)
