@@ -1399,8 +1399,15 @@ class Mamma(BaseEngine):
     def _apply_play(self, state, move) -> None:
         _hand(state).remove(move["card"])
         self._under(state, "movement", move["card"])
-        state["turn_state"]["mp"] += value(state, move["card"])
-        state["turn_state"]["played"] += 1
+        t = state["turn_state"]
+        t["mp"] += value(state, move["card"])
+        t["played"] += 1
+        if t["moving"] and t["moving"]["ride"] is not None:
+            # wife.2, grandma.1: "After this movement [the taxi's, the bus's], the player can still
+            # play game cards, moving the Wife again (with movement cards)": a card played ends
+            # the ride (what is left of its mp with it), and the next step begins a movement paid
+            # with the cards' mp.
+            t["moving"] = None
 
     def _apply_move(self, state, move) -> None:
         piece, to, t = move["piece"], move["to"], state["turn_state"]
@@ -1561,9 +1568,11 @@ class Mamma(BaseEngine):
         for deck in DECKS:
             for _ in range(move[deck]):
                 hand.append(state["decks"][deck].pop(0))
-        if (state["phase"] == "play" and space_of(state, "grandpa") in next_to_landmark(state, "school")
+        # grandpa.1: "At the end of any turn", the Dinner Hour's too ("All the rules regarding [...]
+        # the school [...] remain the same": dinner-hour.3)
+        if (state["phase"] in ("play", "dinner") and space_of(state, "grandpa") in next_to_landmark(state, "school")
                 and space_of(state, "schoolbus") in next_to_landmark(state, "school")):
-            state["grandpa"]["child"] = True  # grandpa.1: at the end of any turn
+            state["grandpa"]["child"] = True
         self._next_turn(state)
 
     def _next_turn(self, state) -> None:

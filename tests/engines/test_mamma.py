@@ -467,6 +467,28 @@ def test_the_wife_takes_the_taxi_for_three_times_her_money_card():
     assert state["turn_state"]["moving"]["ride"] == 6 and state["characters"]["wife"]["money"] == []
 
 
+def test_after_the_taxi_the_player_plays_a_movement_card_and_moves_the_wife_again():
+    """wife.2: "After this movement, the player can still play game cards, moving the Wife again (with
+    movement cards)." The ride's mp spent, a movement card's pay for a movement of its own."""
+    state = arrange(money={"wife": [1]}, pieces={"wife": "14"}, hand=[("movement", 2)])
+    money = state["characters"]["wife"]["money"][0]  # worth 1: a ride of 3 mp
+    state = after(state, {"kind": "taxi", "card": money}, step("wife", "8"), step("wife", "2"), step("wife", "3"))
+    assert state["turn_state"]["moving"]["ride"] == 0
+    card = next(c for c in state["players"][state["turn"]]["hand"] if M.kind(state, c) == "movement")
+    state = after(state, {"kind": "play", "card": card}, step("wife", "2"), step("wife", "8"))  # crossed in the ride
+    assert state["pieces"]["wife"] == "8" and state["turn_state"]["mp"] == 0
+
+
+def test_after_the_bus_the_player_plays_a_movement_card_and_moves_the_grandma_again():
+    """grandma.1: "After this movement, the player can still play game cards, moving the Grandma again"."""
+    state = arrange(pieces={"grandma": "19"}, hand=[("movement", 1)])
+    top = state["cards"][state["bus_deck"][0]]["number"]
+    state = after(state, {"kind": "bus", "number": top, "to": "26"})
+    card = next(c for c in state["players"][state["turn"]]["hand"] if M.kind(state, c) == "movement")
+    state = after(state, {"kind": "play", "card": card}, step("grandma", "21"))
+    assert state["pieces"]["grandma"] == "21"
+
+
 def test_the_grandmas_bus_takes_her_to_the_other_stop_or_to_church():
     state = arrange(pieces={"grandma": "19"})
     top = state["cards"][state["bus_deck"][0]]["number"]
@@ -512,6 +534,14 @@ def test_the_grandpa_with_the_child_scores_7():
     state = after(state, {"kind": "end-turn", "movement": 0, "money": 0})
     assert state["grandpa"]["child"]
     assert ENGINE.characters_points(state, "en")["grandpa"]["lines"][5]["value"] == 7
+
+
+def test_the_school_turns_the_grandpa_in_the_dinner_hour_too():
+    """dinner-hour: "All the rules regarding [...] the school [...] remain the same"; with the Grandpa
+    in play, the schoolbus stays in the area of play."""
+    state = dinner(DINNER_PIECES | {"grandpa": "17", "wife": "5", "mamma": "3", "schoolbus": "21"})
+    state = after(state, {"kind": "end-turn", "movement": 0, "money": 0})
+    assert state["grandpa"]["child"]
 
 
 def test_the_last_purchase_begins_the_dinner_hour():
