@@ -116,6 +116,7 @@ def serving(index: Path, **env: str):
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
     session, base = requests.Session(), f"http://127.0.0.1:{port}"
+    session.server_pid = server.pid  # for worker_memory
     try:
         deadline = time.monotonic() + 60
         while True:
@@ -131,6 +132,18 @@ def serving(index: Path, **env: str):
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+def worker_memory(server_pid: int) -> list[tuple[str, int, int]]:
+    """(process, RSS MB, PSS MB) of gunicorn's master and each worker: PSS counts each page shared by
+    n processes as 1/n, what a worker really costs the machine."""
+    children = subprocess.run(["pgrep", "-P", str(server_pid)], capture_output=True, text=True).stdout.split()
+    rows = []
+    for name, pid in [("master", str(server_pid))] + [(f"worker {i + 1}", c) for i, c in enumerate(children)]:
+        with open(f"/proc/{pid}/smaps_rollup", encoding="ascii") as rollup:
+            sizes = {line.split(":")[0]: int(line.split()[1]) // 1024 for line in rollup if line.startswith(("Rss:", "Pss:"))}
+        rows.append((name, sizes["Rss"], sizes["Pss"]))
+    return rows
 
 
 def http_latency(index: Path, cases, rounds: int) -> tuple[list[float], list[float], list[float]]:
@@ -370,12 +383,13 @@ def load_test(cases, seconds: float, clients: int) -> None:
             port = int(base.rsplit(":", 1)[1])
             saturate(port, requests, [("healthz", 1)], 2, clients)  # both workers up
             flooded = flood(port, requests, max(10.0, seconds / 2), clients)
-        with serving(index, REFEREE_RATE_LIMIT="off") as (_, base):
+        with serving(index, REFEREE_RATE_LIMIT="off") as (session, base):
             port = int(base.rsplit(":", 1)[1])
             saturate(port, requests, MIX, 3, clients)  # warm up both workers
             mixed = saturate(port, requests, MIX, seconds, clients)
             alone = {route: saturate(port, requests, [(route, 1)], max(5.0, seconds / 3), clients)
                      for route in ("healthz", "search", "new search", "new ask")}
+            memory = worker_memory(session.server_pid)
 
     def throughput(run, route=None) -> float:
         count = sum(len(s) for r, s in run["latencies"].items() if route in (None, r))
@@ -395,6 +409,7 @@ def load_test(cases, seconds: float, clients: int) -> None:
     print(f"Saturated alone: healthz {healthz:.0f}/s; search {search:.0f}/s over the {len(cases)} questions asked again "
           f"and again ({search / healthz:.3f} of healthz's), {new:.0f}/s over questions each asked once "
           f"({new / healthz:.3f}); /v1/ask {new_ask:.0f}/s over questions each asked once; {errors} errors")
+    print("Memory after the load (MB): " + "; ".join(f"{name} RSS {rss}, PSS {pss}" for name, rss, pss in memory))
     health = flooded["healthz"]
     print(f"One client flooding /v1/ask ({clients} connections, the rate limits as shipped): its answers by status "
           f"{dict(sorted(flooded['flood'].items()))}; another client's /healthz p50 {ms(percentile(health, 50))}, "
