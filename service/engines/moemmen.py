@@ -534,12 +534,13 @@ class Moemmen(BaseEngine):
                   "respond": "Answer Mömmen: take a minus card, lay down a plus, Tim or Benny card"}
         rng, s = random.Random(2), state
         for _ in range(2000):
-            for move in self.legal_moves(s):
+            moves = self.legal_moves(s)
+            for move in moves:
                 if move["kind"] in wanted:
                     out.append((move["kind"], wanted.pop(move["kind"]), s, move))
-            if not wanted or not self.legal_moves(s):
+            if not wanted or not moves:
                 break
-            s = self.apply(s, rng.choice(self.legal_moves(s)))
+            s = self.apply(s, rng.choice(moves))
         return out
 
 # ---- states and moves: their shape only (the engine checks the game's invariants) ---------------
