@@ -59,8 +59,10 @@ $(NODE_TOOLS)/node_modules/.installed: $(NODE_TOOLS)/package-lock.json
 	  echo "make: npm is missing, so the TypeScript client test will fail: install Node.js 20 or newer"; \
 	fi
 
+# The suite on TEST_WORKERS processes (pytest-xdist), each test file whole on one of them.
+TEST_WORKERS ?= 2
 test: $(VENV)/.installed-test browser $(NODE_TOOLS)/node_modules/.installed
-	$(BIN)/python -m pytest $(if $(filter 0,$(BROWSER)),-m "not browser")
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile $(if $(filter 0,$(BROWSER)),-m "not browser")
 
 bench: index $(VENV)/.installed-test browser
 	$(BIN)/python -m benchmarks

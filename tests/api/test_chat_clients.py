@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from concurrent.futures import ThreadPoolExecutor
 
 import anyio
 import openai
@@ -60,11 +61,14 @@ def test_openai_client_lists_models_and_raises_its_own_errors(openai_client):
 
 
 def run(scenario, target):
-    """Run an async scenario with an MCP client connected to ``target``; its result."""
+    """Run an async scenario with an MCP client connected to ``target``; its result. On a thread of
+    its own: a test before it in this process may have left an event loop running on this one
+    (Playwright's sync API does), and anyio.run refuses to start beside it."""
     async def main():
         async with Client(target) as client:
             return await scenario(client)
-    return anyio.run(main)
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        return thread.submit(anyio.run, main).result()
 
 
 async def every_tool_and_resource(client) -> dict:
