@@ -6,11 +6,11 @@ limits of REFEREE_RATE_LIMIT (``limits``' notation, ";" between limits; default 
 a minute: a table of players asking and tapping never comes near, a script flooding /v1/ask does),
 counted in a sliding window by the ``limits`` library, in each worker's memory (with two workers a
 client may get up to twice as much before every worker has refused it once). A request over a
-limit gets a 429 problem with ``Retry-After``, a second after it came; every limited response carries ``RateLimit-Limit``,
-``RateLimit-Remaining``, ``RateLimit-Reset`` and ``RateLimit-Policy`` (the IETF draft's fields) of
-the limit nearest to running out. Limited: /v1/ and /mcp, except CORS preflights. /healthz, the web
-app's pages and its files are not. ``REFEREE_RATE_LIMIT=off`` turns the limits off (behind a proxy
-that limits, where every client has the proxy's address).
+limit gets a 429 problem with ``Retry-After``, a second after it came; every limited response
+carries ``RateLimit-Limit``, ``RateLimit-Remaining``, ``RateLimit-Reset`` and ``RateLimit-Policy``
+(the IETF draft's fields) of the limit nearest to running out. Limited: /v1/ and /mcp, except CORS
+preflights; /healthz, the web app's pages and its files are not. ``REFEREE_RATE_LIMIT=off`` turns
+the limits off (behind a proxy that limits, where every client has the proxy's address).
 """
 
 from __future__ import annotations
