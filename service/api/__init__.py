@@ -142,6 +142,32 @@ def _null_as_a_branch(node):
     return {**outer, **node}
 
 
+_RATE_HEADERS = {
+    "Retry-After": "Seconds to wait before asking again.",
+    "RateLimit-Limit": "Requests the limit nearest to running out allows in its window.",
+    "RateLimit-Remaining": "Requests left in that window.",
+    "RateLimit-Reset": "Seconds until that window starts again.",
+    "RateLimit-Policy": 'Every limit, as "requests;w=seconds", comma-separated.',
+}
+
+
+def _rate_limited(spec: dict) -> dict:
+    """Every operation under /v1/ can answer 429: service.throttle refuses a client past its rate
+    limits before the app sees the request, so no view documents it."""
+    spec.setdefault("components", {}).setdefault("responses", {})["TOO_MANY_REQUESTS"] = {
+        "description": "Too many requests from this client (REFEREE_RATE_LIMIT): ask again after Retry-After.",
+        "headers": {name: {"description": text, "schema": {"type": "string" if name == "RateLimit-Policy" else "integer"}}
+                    for name, text in _RATE_HEADERS.items()},
+        "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/ProblemOut"}}},
+    }
+    for path, operations in spec.get("paths", {}).items():
+        if path.startswith("/v1/"):
+            for method, operation in operations.items():
+                if method in ("get", "post", "put", "patch", "delete"):
+                    operation["responses"].setdefault("429", {"$ref": "#/components/responses/TOO_MANY_REQUESTS"})
+    return spec
+
+
 class Api(flask_smorest.Api):
     ERROR_SCHEMA = ProblemOut
 
@@ -153,7 +179,7 @@ class Api(flask_smorest.Api):
         self.ma_plugin.converter.add_attribute_function(_refer_only)
         self.ma_plugin.converter.add_attribute_function(_contains)
         written = self.spec.to_dict
-        self.spec.to_dict = lambda: _null_as_a_branch(written())
+        self.spec.to_dict = lambda: _rate_limited(_null_as_a_branch(written()))
 
     def _register_error_handlers(self):
         errors.register(self._app)

@@ -103,6 +103,12 @@ def test_one_client_past_its_rate_limit_gets_429_and_the_others_are_still_served
         assert refused.status_code == 429 and refused.headers["content-type"] == "application/problem+json"
         assert 1 <= int(refused.headers["retry-after"]) <= 60 and refused.headers["ratelimit-remaining"] == "0"
         assert refused.json()["status"] == 429 and refused.json()["request_id"] == "flood-1"
+        from service.openapi import spec_dict  # as openapi.yaml says every /v1/ operation may answer
+
+        spec = spec_dict(app)
+        assert spec["paths"]["/v1/ask"]["post"]["responses"]["429"] == {"$ref": "#/components/responses/TOO_MANY_REQUESTS"}
+        documented = spec["components"]["responses"]["TOO_MANY_REQUESTS"]["headers"]
+        assert all(name.lower() in refused.headers for name in documented)
         assert client.get("/healthz").status_code == 200 and client.get("/").status_code == 200  # not limited
         keyed = {"Authorization": "Bearer sesame"}  # a client with the key is counted by its key
         assert client.post("/v1/ask", json={"question": "How many cards?"}, headers=keyed).status_code == 200
