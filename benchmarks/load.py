@@ -34,17 +34,14 @@ class Requests:
     def make(self, route: str, rng: random.Random) -> tuple[str, str, bytes | None]:
         if route == "healthz":
             return "GET", "/healthz", None
-        if route == "new ask":
-            case = self.new[next(self._next_new) % len(self.new)]
-            return "POST", "/v1/ask", json.dumps({"question": case.q}).encode()
-        if route in ("search", "new search"):
-            case = rng.choice(self.questions) if route == "search" else self.new[next(self._next_new) % len(self.new)]
+        if route == "adjudicate":
+            game, state, move = rng.choice(self.adjudications)
+            return "POST", f"/v1/games/{game}/adjudicate", json.dumps({"state": state, "move": move}).encode()
+        # search, ask: a question of the set; new search, new ask: one never sent before
+        case = self.new[next(self._next_new) % len(self.new)] if route.startswith("new ") else rng.choice(self.questions)
+        if route.endswith("search"):
             return "GET", "/v1/search?" + urlencode({"q": case.q, "limit": 10}), None
-        if route == "ask":
-            case = rng.choice(self.questions)
-            return "POST", "/v1/ask", json.dumps({"question": case.q}).encode()
-        game, state, move = rng.choice(self.adjudications)
-        return "POST", f"/v1/games/{game}/adjudicate", json.dumps({"state": state, "move": move}).encode()
+        return "POST", "/v1/ask", json.dumps({"question": case.q}).encode()
 
 
 def saturate(port: int, requests: Requests, mix, seconds: float, clients: int = 16) -> dict:

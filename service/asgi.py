@@ -50,15 +50,15 @@ class BufferedBody:
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
-        limit = self.limit(scope.get("method", "GET"), scope.get("path", ""))
+        started, limit = time.perf_counter(), self.limit(scope.get("method", "GET"), scope.get("path", ""))
         body = bytearray()
         while len(body) <= limit:
             try:
                 message = await asyncio.wait_for(receive(), BODY_SECONDS)
             except asyncio.TimeoutError:
-                started, rid = time.perf_counter(), tracing.take_id(None)
+                rid = tracing.take_id(None)
                 await send_problem(send, 408, "Request Timeout", f"The body paused for more than {BODY_SECONDS:g} seconds.",
-                               rid, [(b"connection", b"close")])
+                                   rid, [(b"connection", b"close")])
                 tracing.log_request_line(scope.get("method", ""), scope.get("path", ""), 408, started, rid)
                 return
             if message["type"] == "http.disconnect":
@@ -143,10 +143,10 @@ class McpGate:
         try:
             if scope["method"] != "POST":
                 await send_problem(tagged, 405, "Method Not Allowed", "The MCP endpoint takes POST (streamable HTTP, stateless).",
-                               rid, [(b"allow", b"POST")])
+                                   rid, [(b"allow", b"POST")])
             elif not authorized(headers.get("authorization")):
                 await send_problem(tagged, 401, "Unauthorized", "Send Authorization: Bearer <key>, a key of REFEREE_API_KEY.",
-                               rid, [(b"www-authenticate", b'Bearer realm="referee"')])
+                                   rid, [(b"www-authenticate", b'Bearer realm="referee"')])
             else:
                 await self.app(scope, receive, tagged)
         finally:

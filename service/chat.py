@@ -29,14 +29,6 @@ OWNER = "referee"
 CONTEXT_TURNS = 3  # user messages read back at most, the question included
 
 
-class Unreadable(ValueError):
-    """The messages hold no question: no user message, or one without text. ``param`` names where."""
-
-    def __init__(self, param: str, message: str):
-        super().__init__(message)
-        self.param = param
-
-
 def models(library: Library) -> list[dict]:
     """The chat models: ``referee`` for every game, then ``referee-<game>`` for each, with its names."""
     created = calendar.timegm(time.strptime(library.built_at, "%Y-%m-%dT%H:%M:%SZ"))
@@ -71,8 +63,9 @@ def answer(library: Library, messages: list[dict], game: str | None = None, hint
     """The conversation's question, and Referee's answer to it (service.ask's). ``game``: the
     model's, when it names one; ``hint``: the asker's language when the question does not tell.
 
-    The last user message is asked in the game it names, else in the game of the question before
-    it. When the rulebooks answer it alone for sure, that is the answer; otherwise ("and with three
+    ``messages`` hold a user message with text (service.schemas.ChatCompletionIn checks it). The
+    last user message with text is asked in the game it names, else in the game of the question
+    before it. When the rulebooks answer it alone for sure, that is the answer; otherwise ("and with three
     players?", "und die Monotoni?") it is asked together with the question before it, and that
     answer is given when there is one. A message naming another game starts a new topic.
     On benchmarks/eval/followups.jsonl (80 conversations helpers wrote from the rulebooks alone),
@@ -81,8 +74,6 @@ def answer(library: Library, messages: list[dict], game: str | None = None, hint
     other 40, never tuned on (alone: 0.50).
     """
     said = [text for m in messages if m.get("role") == "user" and (text := text_of(m.get("content")))]
-    if not said:
-        raise Unreadable("messages", "No user message has text: the last user message with text is the question.")
     return _answer(library, said[-CONTEXT_TURNS:], game, hint)
 
 

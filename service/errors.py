@@ -100,11 +100,18 @@ def _internal(error: Exception) -> InternalServerError:
     return wrapped
 
 
+def problem_body(status: int, title: str, detail: str, rid: str | None = None) -> bytes:
+    """A problem's JSON, for what answers before Flask does (the ASGI middleware, the worker's protocol)."""
+    body = {"type": "about:blank", "title": title, "status": status, "detail": detail}
+    if rid:
+        body["request_id"] = rid
+    return json.dumps(body, ensure_ascii=False).encode()
+
+
 async def send_problem(send, status: int, title: str, detail: str, rid: str, extra=()) -> None:
     """The same problem, sent by ASGI middleware in front of Flask (``send``: ASGI's; ``extra``:
     more headers as (bytes, bytes) pairs)."""
-    data = json.dumps({"type": "about:blank", "title": title, "status": status, "detail": detail, "request_id": rid},
-                      ensure_ascii=False).encode()
+    data = problem_body(status, title, detail, rid)
     await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", PROBLEM_JSON.encode()), (b"content-length", str(len(data)).encode()), *extra]})
     await send({"type": "http.response.body", "body": data})

@@ -30,13 +30,13 @@ loglevel = _env("REFEREE_LOG_LEVEL", "info")
 accesslog = None  # the app logs one structured line per request (service.requests)
 wsgi_app = "service.asgi:create_asgi_app()"
 # The app (index, encoder, language detector's word lists and models) loaded once, in the master,
-# and shared by the forked workers: each worker's proportional memory 520 -> 235 MB after 600 new
-# questions, and a worker answers 4.4 s after the start (5.6 s loading its own). Nothing that is
-# bound to a process is opened before the fork: searchers, threads and the MCP session manager
-# start in each worker. A worker that switches to a rebuilt index loads that generation itself.
+# and shared by the forked workers: each worker's proportional memory 520 -> about 225 MB after
+# 10,000 new questions; the first answer 4.4 to 6.8 s after the start (5.6 s loading its own).
+# Nothing bound to a process is opened before the fork: searchers, threads and the MCP session
+# manager start in each worker. A worker that switches to a rebuilt index loads that generation itself.
 preload_app = True
+control_socket_disable = True  # gunicorn's control socket sits in ~/.gunicorn: one per user, not per server
 
 
 def pre_fork(server, worker):
     gc.freeze()  # the loaded objects left out of collections: the collector never writes to their shared pages
-control_socket_disable = True  # gunicorn's control socket sits in ~/.gunicorn: one per user, not per server

@@ -12,12 +12,13 @@ closed after gunicorn's ``keepalive`` seconds (uvicorn's ``timeout_keep_alive``)
 
 from __future__ import annotations
 
-import json
 import os
 from http import HTTPStatus
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn_worker import UvicornWorker
+
+from service.errors import problem_body
 
 LINGER_SECONDS = 2.0  # after a refusal, what the client still sends is read and dropped this long
 LINGER_BYTES = 4 * 1024 * 1024  # or until this much came: then the connection is cut
@@ -28,7 +29,7 @@ HEAD_SECONDS = float(os.environ.get("REFEREE_HEAD_SECONDS", "10"))
 def refusal(status: int, detail: str) -> bytes:
     """A whole HTTP/1.1 response: the problem, and the connection closed after it."""
     phrase = HTTPStatus(status).phrase
-    body = json.dumps({"type": "about:blank", "title": phrase, "status": status, "detail": detail}).encode()
+    body = problem_body(status, phrase, detail)
     return (f"HTTP/1.1 {status} {phrase}\r\ncontent-type: application/problem+json\r\n"
             f"content-length: {len(body)}\r\nx-content-type-options: nosniff\r\nconnection: close\r\n\r\n").encode() + body
 

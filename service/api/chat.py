@@ -145,10 +145,7 @@ def create_completion(body):
     known, game = chat.game_of_model(lib, body["model"])
     if not known:
         return _unknown_model(body["model"], "model")
-    try:
-        asked, answered = chat.answer(lib, body["messages"], game, best_language(request.headers.get("Accept-Language")))
-    except chat.Unreadable as unreadable:
-        return openai_error(400, str(unreadable), unreadable.param)
+    asked, answered = chat.answer(lib, body["messages"], game, best_language(request.headers.get("Accept-Language")))
     referee = AskOut().dump(answered)
     content = chat.reply_markdown(lib, answered, current_app.config["REFEREE_PUBLIC_URL"], asked)
     choices = body.get("n") or 1
