@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from indexer.build import read_catalog
 from indexer.corpus import Passage
 from benchmarks.fit_ranker import cross_validated, figures, fit, temperature
-from indexer.vectors import VECTORS, Vectors, embed, fit_adapter, write
+from indexer.vectors import VECTORS, EmbeddingCache, Vectors, embed, fit_adapter, write
 from service.retrieval.rank import CURATED_FEATURES, FEATURES, WEIGHTS, Trees, load_scorer
 
 
@@ -415,3 +415,21 @@ def test_a_passage_knows_how_close_the_question_is_to_its_neighbours_in_its_sect
     assert after == pytest.approx([0.0, 0.0, 0.0, 0.0])
     before, after = vectors.neighbours(unit[1], ["g.en.tim.1", "g.en.tim.3"])
     assert after == pytest.approx([1.0, 0.0]) and before == pytest.approx([0.0, 1.0])
+
+
+def test_an_earlier_builds_embeddings_are_reused_only_when_the_same_encoder_made_them(tmp_path):
+    made = []
+
+    def encode(texts):
+        made.extend(texts)
+        return np.ones((len(texts), 4), dtype=np.float32)
+
+    path = tmp_path / "embeddings.npz"
+    first = EmbeddingCache(path, encode, 4, encoder="one")
+    first.embed(["a rule"])
+    first.save()
+    EmbeddingCache(path, encode, 4, encoder="one").embed(["a rule"])
+    assert made == ["a rule"]
+    EmbeddingCache(path, encode, 4, encoder="another").embed(["a rule"])
+    assert made == ["a rule", "a rule"]
+
