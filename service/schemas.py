@@ -385,7 +385,7 @@ class AnswerOut(Schema):
                                  "or the one cited second when the answer is from the asker's own rulebook (or one "
                                  "they read more easily) on the same point; when that passage is on another point, "
                                  "its own chance. On three batches of 160 players' questions never fitted on "
-                                 "(benchmarks/eval/fourteenth.jsonl, fifteenth, seventeenth), 0.96 to 0.98 of "
+                                 "(benchmarks/eval/players-2026-12-02-n-judge-blind.jsonl, fifteenth, seventeenth), 0.96 to 0.98 of "
                                  "answers at 0.7 or more were right, 0.95 to 0.97 at 0.5 or more."},
     )
     sure = Boolean(
