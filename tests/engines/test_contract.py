@@ -23,8 +23,8 @@ def by_id(game):
 
 
 def game_tests(game):
-    """The game's own test module (tests/engines/test_<module>.py): its situations."""
-    return importlib.import_module(f"tests.engines.test_{type(game.engine).__module__.rsplit('.', 1)[1]}")
+    """The game's own test module (tests/engines/test_<game>.py, mamma-mia as mamma_mia): its situations."""
+    return importlib.import_module(f"tests.engines.test_{game.id.replace('-', '_')}")
 
 
 def _impossible():

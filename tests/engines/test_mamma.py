@@ -1,7 +1,7 @@
 """Mamma: every rule as a situation, the rulebook's worked examples, whole games to the final
 score, and the property (legal_moves lists a move exactly when no rule objects).
 
-The situations are played on Referee's default city (service/engines/mamma.py, module docstring):
+The situations are played on Referee's default city (service/engines/mamma/__init__.py, the package's docstring):
 
     column:  1     2         3        4            5
     row 1:   1     7 bank    13 taxi  18 bus stop  23 church
@@ -22,8 +22,9 @@ import pytest
 from hypothesis import strategies as st
 
 from service.engines import InvalidState, adjudicate, replay
-from service.engines import mamma as M
-from service.engines.mamma import CHARACTERS, Mamma
+from service.engines.mamma import board, engine, reading
+from service.engines.mamma.board import CHARACTERS
+from service.engines.mamma.engine import Mamma
 
 ENGINE = Mamma()
 
@@ -67,7 +68,7 @@ def _take_out(state, cid):
 
 
 def _put_back(state, cid):
-    k = M.kind(state, cid)
+    k = reading.kind(state, cid)
     {"movement": state["decks"]["movement"], "money": state["decks"]["money"],
      "ingredient": state["ingredient_row"], "guests": state["guests"]}[k].append(cid)
 
@@ -77,8 +78,8 @@ def _card(state, spec, taken):
     if isinstance(spec, str):
         return spec
     wanted, v = spec
-    return next(c for c in sorted(state["cards"], key=M._natural)
-                if M.kind(state, c) == wanted and M.value(state, c) == v and c not in taken)
+    return next(c for c in sorted(state["cards"], key=engine._natural)
+                if reading.kind(state, c) == wanted and reading.value(state, c) == v and c not in taken)
 
 
 def _set_cards(state, holder, specs, taken):
@@ -101,7 +102,7 @@ def arrange(state=None, hand=None, money=None, ingredients=None, pieces=None, ci
     """A table for a situation, every card still in one place: the hand of the player to move,
     each character's money (values) and ingredients (ids; "ing-1/h" horizontal), where the pieces
     are, which card lies on a space (swapped with wherever it was), the turn in progress."""
-    state, taken = M.plain(state or begun()), set()
+    state, taken = reading.plain(state or begun()), set()
     for name, v in fields.items():
         state[name] = v
     if hand is not None:
@@ -115,7 +116,7 @@ def arrange(state=None, hand=None, money=None, ingredients=None, pieces=None, ci
         else:
             here = state["city"][space]
             _take_out(state, cid)
-            if M.kind(state, here) == "ingredient":
+            if reading.kind(state, here) == "ingredient":
                 state["ingredient_row"].insert(0, here)
             else:
                 state["substitutes"].append(here)
@@ -170,7 +171,7 @@ def wife_bought_ing_1():
 
 
 def _hand_card(state, v):
-    return next(c for c in state["players"][state["turn"]]["hand"] if M.value(state, c) == v)
+    return next(c for c in state["players"][state["turn"]]["hand"] if reading.value(state, c) == v)
 
 
 def dinner(pieces, **more):
@@ -180,7 +181,7 @@ def dinner(pieces, **more):
     for i, cid in enumerate(list(state["ingredient_row"])):
         per[CHARACTERS[i % 6]].append(cid)
     state = arrange(state, ingredients=per)
-    assert not state["ingredient_row"] and M.ingredients_left(state) == 0
+    assert not state["ingredient_row"] and reading.ingredients_left(state) == 0
     return arrange(state, **{"phase": "dinner", "player_x": 0, "pieces": pieces, **more})
 
 
@@ -331,7 +332,7 @@ def _wife_with(values):
 
 def _placing():
     state = dinner({c: "off" for c in CHARACTERS} | {"grandpa": "26"}, phase="dinner-placing")
-    assert M.placing_column(state) == ["25"]  # column 5: 26 taken, 25 a substitute card now
+    assert reading.placing_column(state) == ["25"]  # column 5: 26 taken, 25 a substitute card now
     return state
 
 
@@ -372,13 +373,13 @@ def test_the_wifes_purchase_pays_without_change_and_the_next_ingredient_goes_5_m
     assert [i["card"] for i in done["characters"]["wife"]["ingredients"]] == ["ing-1"]
     assert done["characters"]["wife"]["money"] == [] and done["decks"]["money"][-1] == "money-13"  # under the deck
     assert done["city"]["10"] == "substitute-1" and done["city"]["19"] == top and "city-19" in done["substitutes"]
-    assert M.distances(done, "4")["19"] == 5
+    assert reading.distances(done, "4")["19"] == 5
     assert codes(done, step("wife", "3")) == ["mamma/move.bought", "mamma/move.mp"]
 
 
 def test_the_grandma_and_the_schoolbus_cost_1_and_4_plus_1_mp():
     state = arrange(hand=[("movement", 3), ("movement", 3)])
-    three = [c for c in state["players"][0]["hand"] if M.value(state, c) == 3]
+    three = [c for c in state["players"][0]["hand"] if reading.value(state, c) == 3]
     state = after(state, *({"kind": "play", "card": c} for c in three))
     assert state["turn_state"]["mp"] == 6
     state = after(state, step("grandma", "2"), step("schoolbus", "21"), step("schoolbus", "26"))
@@ -403,7 +404,7 @@ def test_the_dinner_hours_first_steps_cost_2_forward_and_3_back():
 
 def test_the_schoolbus_and_traffic_cards_keep_their_printed_cost_at_dinner():
     state = dinner(DINNER_PIECES, turn=MP(4))
-    assert M.step_cost(state, "schoolbus", "20", "15") == 4 and M.step_cost(state, "traffic-2", "15", "9") == 2
+    assert reading.step_cost(state, "schoolbus", "20", "15") == 4 and reading.step_cost(state, "traffic-2", "15", "9") == 2
 
 
 def test_no_moving_along_column_b_and_a_character_sits_from_its_own_space():
@@ -434,7 +435,7 @@ def test_the_wc_example_grandpa_then_the_wife_then_the_grandpa_again():
     assert codes(state, step("wife", "19")) == ["mamma/wc.leave-first", "mamma/move.mp"]
     assert [m["to"] for m in ENGINE.legal_moves(state)] == ["19"]
     state = after(state, {"kind": "leave-wc", "to": "19"})
-    fours = [c for c in state["players"][0]["hand"] if M.value(state, c) == 4]
+    fours = [c for c in state["players"][0]["hand"] if reading.value(state, c) == 4]
     state = after(state, {"kind": "play", "card": fours[0]}, step("grandpa", "20"), step("grandpa", "21"),
                   step("wife", "19"), step("wife", "wc"))
     assert state["wc"] == {"occupant": "wife", "turns": 0, "last": "wife"}
@@ -474,7 +475,7 @@ def test_after_the_taxi_the_player_plays_a_movement_card_and_moves_the_wife_agai
     money = state["characters"]["wife"]["money"][0]  # worth 1: a ride of 3 mp
     state = after(state, {"kind": "taxi", "card": money}, step("wife", "8"), step("wife", "2"), step("wife", "3"))
     assert state["turn_state"]["moving"]["ride"] == 0
-    card = next(c for c in state["players"][state["turn"]]["hand"] if M.kind(state, c) == "movement")
+    card = next(c for c in state["players"][state["turn"]]["hand"] if reading.kind(state, c) == "movement")
     state = after(state, {"kind": "play", "card": card}, step("wife", "2"), step("wife", "8"))  # crossed in the ride
     assert state["pieces"]["wife"] == "8" and state["turn_state"]["mp"] == 0
 
@@ -484,7 +485,7 @@ def test_after_the_bus_the_player_plays_a_movement_card_and_moves_the_grandma_ag
     state = arrange(pieces={"grandma": "19"}, hand=[("movement", 1)])
     top = state["cards"][state["bus_deck"][0]]["number"]
     state = after(state, {"kind": "bus", "number": top, "to": "26"})
-    card = next(c for c in state["players"][state["turn"]]["hand"] if M.kind(state, c) == "movement")
+    card = next(c for c in state["players"][state["turn"]]["hand"] if reading.kind(state, c) == "movement")
     state = after(state, {"kind": "play", "card": card}, step("grandma", "21"))
     assert state["pieces"]["grandma"] == "21"
 
@@ -492,7 +493,7 @@ def test_after_the_bus_the_player_plays_a_movement_card_and_moves_the_grandma_ag
 def test_the_grandmas_bus_takes_her_to_the_other_stop_or_to_church():
     state = arrange(pieces={"grandma": "19"})
     top = state["cards"][state["bus_deck"][0]]["number"]
-    wrong = next(n for n in M.BUS_NUMBERS if n != top)
+    wrong = next(n for n in board.BUS_NUMBERS if n != top)
     hit = after(state, {"kind": "bus", "number": top, "to": "26"})
     assert hit["pieces"]["grandma"] == "26" and hit["bus_deck"][-2:] == state["bus_deck"][:2]
     missed = after(state, {"kind": "bus", "number": wrong, "to": None})
@@ -510,7 +511,7 @@ def test_the_schoolbus_runs_over_the_son_who_loses_half_his_vertical_cards():
     state = arrange(ingredients={"son": ["ing-1", "ing-2", "ing-3"]}, pieces={"son": "21"}, turn=MP(5))
     state = after(state, step("schoolbus", "21", lose=["ing-2"]), step("schoolbus", "26"))
     assert state["pieces"]["son"] == "hospital" and "ing-2" in state["out_of_game"]
-    assert M.vertical(state, "son") == ["ing-1", "ing-3"]
+    assert reading.vertical(state, "son") == ["ing-1", "ing-3"]
 
 
 def test_the_mamma_stopping_beside_the_hospital_lets_the_patient_out():
@@ -560,12 +561,12 @@ def test_the_last_purchase_begins_the_dinner_hour():
 
 def _walk(state, goals):
     """Steps from each space to the nearest goal, over the streets, around the traffic cards."""
-    blocked = {state["pieces"][t] for t in M.TRAFFIC}
+    blocked = {state["pieces"][t] for t in board.TRAFFIC}
     far, queue = {g: 0 for g in goals}, deque(goals)
     while queue:
         here = queue.popleft()
-        for there in M.next_to(state, here):
-            if there not in far and there not in blocked and M.face(state, there) in M.WALKABLE:
+        for there in reading.next_to(state, here):
+            if there not in far and there not in blocked and reading.face(state, there) in board.WALKABLE:
                 far[there] = far[here] + 1
                 queue.append(there)
     return far
@@ -575,10 +576,10 @@ def _goals(state, character):
     """Where a character heads: beside an ingredient it can pay for, or (at dinner) its seat."""
     if state["phase"] == "dinner":
         return [state["board"]["seats"][character]]
-    money = M.money_of(state, character)
-    return sorted({n for s, cid in state["city"].items() if M.face(state, s) == "ingredient"
-                   and M.price(state, character, cid) <= money for n in M.next_to(state, s)
-                   if M.face(state, n) in M.WALKABLE}, key=int)
+    money = reading.money_of(state, character)
+    return sorted({n for s, cid in state["city"].items() if reading.face(state, s) == "ingredient"
+                   and reading.price(state, character, cid) <= money for n in reading.next_to(state, s)
+                   if reading.face(state, n) in board.WALKABLE}, key=int)
 
 
 def _progress(state, move):
@@ -592,8 +593,8 @@ def _progress(state, move):
     if not goals or move["to"] not in state["board"]["spaces"]:
         return None
     far, here = _walk(state, goals), state["pieces"][piece]
-    now = far.get(here, 99) if here in far else 1 + min((far.get(s, 99) for s in M.reachable(state, piece)), default=99)
-    if now == 0 and M.mover(state) != piece:
+    now = far.get(here, 99) if here in far else 1 + min((far.get(s, 99) for s in reading.reachable(state, piece)), default=99)
+    if now == 0 and reading.mover(state) != piece:
         return 0.5  # there without buying (put there, not moved): a step away, to come back
     there = far.get(move["to"], 99)
     return there - now if there < min(now, 99) else None
@@ -618,7 +619,7 @@ def policy(state, moves, rng):
     if closer:
         best = min(p for p, _ in closer)
         return rng.choice([m for p, m in closer if p == best])
-    if M.moving(state) and "stop" in by:
+    if reading.moving(state) and "stop" in by:
         return by["stop"][0]
     if pushed and rng.random() < 0.25:
         return rng.choice(pushed)
@@ -627,7 +628,7 @@ def policy(state, moves, rng):
     if steps and rng.random() < 0.15:
         return rng.choice(steps)
     if "money" in by and rng.random() < 0.8:
-        poorest = min(CHARACTERS, key=lambda c: (M.money_of(state, c), rng.random()))
+        poorest = min(CHARACTERS, key=lambda c: (reading.money_of(state, c), rng.random()))
         return rng.choice([m for m in by["money"] if m["character"] == poorest] or by["money"])
     if "end-turn" in by:
         return max(by["end-turn"], key=lambda m: (m["movement"] + m["money"], m["money"], rng.random()))
@@ -665,7 +666,7 @@ def test_seeded_games_end_with_a_result_keep_all_110_cards_and_agree_with_replay
     assert {"draft", "play", "dinner-placing", "dinner", "over"} <= set(phases)
     for state in states[::50] + [final]:
         ENGINE.validate(state)  # every one of the 110 cards in exactly one place
-        assert len(state["cards"]) == M.ALL_CARDS
+        assert len(state["cards"]) == board.ALL_CARDS
     replayed = replay(ENGINE, start, log)
     assert replayed["legal"] and replayed["checked"] == len(log) and replayed["state"] == final
     broken = replay(ENGINE, start, log[:10] + [{"kind": "stop", "player": (states[10]["turn"] + 1) % players}] + log[10:])
@@ -694,9 +695,9 @@ def state_and_move(draw):
         ids = st.sampled_from(sorted(state["cards"]))
         domain = {"to": st.sampled_from(SPACES if move["kind"] == "move" else SPACES[:27]),
                   "card": ids, "ingredient": ids, "release_to": st.sampled_from(SPACES[:27] + [None]),
-                  "place": st.sampled_from(SPACES[:27] + [None]), "piece": st.sampled_from(M.PIECES),
-                  "character": st.sampled_from(CHARACTERS), "deck": st.sampled_from(M.DECKS),
-                  "number": st.sampled_from(M.BUS_NUMBERS), "arcade": st.booleans(),
+                  "place": st.sampled_from(SPACES[:27] + [None]), "piece": st.sampled_from(board.PIECES),
+                  "character": st.sampled_from(CHARACTERS), "deck": st.sampled_from(board.DECKS),
+                  "number": st.sampled_from(board.BUS_NUMBERS), "arcade": st.booleans(),
                   "movement": st.integers(0, 4), "money": st.integers(0, 4),
                   "pay": st.lists(ids, max_size=3), "lose": st.lists(ids, max_size=2), "cards": st.lists(ids, min_size=2, max_size=3),
                   "order": st.permutations(CHARACTERS).map(lambda c: list(c[:2]))}
