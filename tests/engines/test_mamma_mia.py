@@ -7,13 +7,8 @@ import pytest
 from hypothesis import strategies as st
 
 from service.engines import InvalidMove, InvalidState, adjudicate, replay
-from service.engines.mamma_mia import (
-    INGREDIENTS,
-    MAMMA_MIA,
-    PER_INGREDIENT,
-    SERVICES,
-    MammaMia,
-)
+from service.engines.mamma_mia.engine import MammaMia
+from service.engines.mamma_mia.reading import INGREDIENTS, MAMMA_MIA, PER_INGREDIENT, SERVICES
 
 ENGINE = MammaMia()
 
@@ -174,7 +169,7 @@ def test_a_message_names_the_situation_in_the_askers_language():
 
 def test_a_refill_left_out_names_what_the_kitchen_really_holds():
     """No draw at all, when the hand needs 3: the message gives the kitchen's own count."""
-    from service.engines.mamma_mia import kitchen_ingredients
+    from service.engines.mamma_mia.reading import kitchen_ingredients
 
     state = playing(hand={"salami": 3, "olive": 2}, orders=1)
     violations = ENGINE.check(state, turn({"olive": 2}), "en")

@@ -1,13 +1,5 @@
-"""Mamma Mia! (Uwe Rosenberg): every rule of the French and Chinese texts, as named validators.
-
-The state is a JSON object (see ``setup`` for its shape); the game runs in three phases:
-"play" (turns until someone takes the kitchen's last card), "oven" (the Oya reveals the oven
-card by card and every revealed order waits for its owner's decision), and "over".
-
-Where the two texts disagree, ``state["ruleset"]`` ("fr", the default, or "zh") decides, and a
-verdict that depends on the difference names the disagreement and cites both texts. The
-classic orders' recipes are not in either text: the state carries every order card's data, and
-``default_orders`` is a deck of Referee's, not the publisher's.
+"""The Mamma Mia! engine: a move read against the state, checked by the rules, and applied; set-up,
+legal moves and scores.
 """
 
 from __future__ import annotations
@@ -17,394 +9,46 @@ import random
 from collections import Counter
 from itertools import combinations_with_replacement
 
-from marshmallow import Schema, fields, validate
-
 from indexer.corpus import player_counts
 from service.engines.base import (
     BaseEngine,
-    load_scoring,
-    rank_rows,
-    ranked,
     InvalidMove,
     InvalidState,
     is_player,
     is_whole,
     move_head,
-    load_rules,
-    nothing,
+    rank_rows,
+    ranked,
     starting_player,
 )
-from service.engines.registry import Game, MoveShape, register
-
-GAME = "mamma-mia"
-
-# ---- what the rulebooks fix (numbers named once, beside the rule that states them) ----------
-
-INGREDIENTS = ("salami", "pineapple", "mushroom", "pepper", "olive")  # fr.components.1, zh.overview.3
-PER_INGREDIENT = 13  # "65 cartes Ingrédient, 13 de chaque sorte"
-REMOVED_PER_INGREDIENT = {2: 5, 3: 3, 4: 1, 5: 0}  # fr.setup.1: "5 de chaque sorte à deux, 3 à trois, 1 à quatre"
-DEALT_INGREDIENTS = 6  # fr.setup.1: "Chacun reçoit 6 ingrédients"
-HAND_SIZE = 7  # fr.turn.1: "compléter sa main à 7 cartes"
-ORDERS_PER_PLAYER = 8  # fr.components.1: "8 dans chacune des cinq couleurs"
-CLASSIC_ORDERS = 5  # fr.special-pizzas.1: "5 classiques ... et 3 spéciales"
-SERVICES = 3  # fr.oven.2: "La partie s’arrête après le troisième service"
-BOMBASTICA_MINIMUM = 15  # fr.special-pizzas.2: "au moins 15 ingrédients"
-MINIMALE_OTHER = 3  # fr.special-pizzas.3: "plus 3 exemplaires d’un autre ingrédient"
-MONOTONI_OTHER = 6  # fr.special-pizzas.4: "plus 6 exemplaires d’un même autre ingrédient"
-
-MAMMA_MIA = "mamma-mia"  # the Mamma Mia! card, as it lies in the kitchen
-ORDER_KINDS = ("classic", "bombastica", "minimale", "monotoni")
-SPECIAL_KINDS = ("bombastica", "minimale", "monotoni")
-# The texts name one colour (Alberto's green order, zh.turn.4); the other four are Referee's labels.
-COLOURS = ("green", "red", "blue", "yellow", "purple")
-RULESETS = ("fr", "zh")
-PHASES = ("play", "oven", "over")
-PILES = ("kitchen", "server_pile")
-MOVE_KINDS = ("turn", "pass", "serve", "fail")
-MOVE_FIELDS = {"turn": (), "pass": (), "serve": ("order",), "fail": ("order",)}  # fields a kind cannot do without
-
-INGREDIENT_NAMES = {
-    "en": {"salami": "salami", "pineapple": "pineapple", "mushroom": "mushrooms", "pepper": "peppers", "olive": "olives"},
-    "fr": {"salami": "salami", "pineapple": "ananas", "mushroom": "champignons", "pepper": "piments", "olive": "olives"},
-    "de": {"salami": "Salami", "pineapple": "Ananas", "mushroom": "Pilze", "pepper": "Peperoni", "olive": "Oliven"},
-    "zh": {"salami": "香腸", "pineapple": "鳳梨", "mushroom": "蘑菇", "pepper": "青椒", "olive": "橄欖"},
-}
-_AND = {"en": " and ", "fr": " et ", "de": " und ", "zh": "和"}
-_PILE_NAMES = {
-    "en": {"kitchen": "the kitchen", "server_pile": "your server pile"},
-    "fr": {"kitchen": "la cuisine", "server_pile": "votre serveur"},
-    "de": {"kitchen": "der Küche", "server_pile": "deinem Bestellstapel"},
-    "zh": {"kitchen": "原料牌堆", "server_pile": "訂單牌堆"},
-}
-
-
-def ingredient_list(counts: dict) -> "callable":
-    """A message value: "3 salami and 1 olives" in the asker's language."""
-    def render(lang: str) -> str:
-        parts = [f"{n} {INGREDIENT_NAMES[lang][k]}" for k, n in counts.items() if n]
-        return _AND[lang].join(parts) if parts else "0"
-    return render
-
-
-def ingredient(kind: str) -> "callable":
-    return lambda lang: INGREDIENT_NAMES[lang].get(kind, kind)
-
-
-def pile(name: str) -> "callable":
-    return lambda lang: _PILE_NAMES[lang].get(name, name)
-
-
-# ---- reading a state -------------------------------------------------------------------------
-
-
-def empty_counts() -> dict:
-    return {k: 0 for k in INGREDIENTS}
-
-
-def hand_size(player: dict) -> int:
-    return sum(player["hand"]["ingredients"].values()) + len(player["hand"]["orders"])
-
-
-def owner(state: dict, order_id: str) -> int:
-    colour = state["orders"][order_id]["colour"]
-    return next(i for i, p in enumerate(state["players"]) if p["colour"] == colour)
-
-
-def kitchen_ingredients(state: dict) -> int:
-    return sum(1 for card in state["kitchen"] if card != MAMMA_MIA)
-
-
-def requirement(card: dict, choice: str | None) -> Counter:
-    """What a (non-Bombastica) order takes: its recipe, or its ingredient plus the chosen one."""
-    if card["kind"] == "classic":
-        return Counter(card["recipe"])
-    need = Counter({card["ingredient"]: 1})
-    if choice in INGREDIENTS:
-        need[choice] += MINIMALE_OTHER if card["kind"] == "minimale" else MONOTONI_OTHER
-    return need
-
-
-def minimale_choices(state: dict, card: dict) -> set[str]:
-    """The ingredients a Minimale may take three of, as the table stands (ruleset-dependent).
-
-    fr: among the ingredients on the table, leaving out the card's own, one of those with the
-        fewest cards.
-    zh: the fewest among all ingredients on the table (the card's own compared too); on a tie the
-        owner chooses among the tied. Referee's reading: the card's own ingredient may itself be
-        the fewest, the text not forbidding it (as it does for Monotoni).
-    """
-    table = state["table"]
-    present = {k: n for k, n in table.items() if n > 0}
-    if state["ruleset"] == "fr":
-        present.pop(card["ingredient"], None)
-    if not present:
-        return set()
-    fewest = min(present.values())
-    return {k for k, n in present.items() if n == fewest}
-
-
-def missing_from_table(state: dict, need: Counter) -> Counter:
-    return Counter({k: n - state["table"].get(k, 0) for k, n in need.items() if n > state["table"].get(k, 0)})
-
-
-def table_total(state: dict) -> int:
-    return sum(state["table"].values())
-
-
-def table_serves(state: dict, card: dict) -> bool:
-    """Whether the table alone completes the order (then the pizza succeeds: fr.oven.1)."""
-    if card["kind"] == "bombastica":
-        return table_total(state) >= BOMBASTICA_MINIMUM
-    choices = [None]
-    if card["kind"] == "minimale":
-        choices = sorted(minimale_choices(state, card))
-    elif card["kind"] == "monotoni":
-        choices = [k for k in INGREDIENTS if k != card["ingredient"]]
-    return any(not missing_from_table(state, requirement(card, c)) for c in choices)
-
-
-# ---- the rules -------------------------------------------------------------------------------
-# Each check yields the values of its message once per breach. Checks assume the move's shape
-# and names are valid (parse_move guarantees it) and look only at the phase they belong to.
-
-
-def _playing(state, move):
-    return state["phase"] == "play" and move["kind"] in ("turn", "pass")
-
-
-def _opening(state, move):
-    return state["phase"] == "oven" and move["kind"] in ("serve", "fail")
-
-
-def _hand_after(state, move) -> int:
-    player = state["players"][state["turn"]]
-    played = sum(move.get("ingredients", {}).values()) + len(move.get("orders", []))
-    return hand_size(player) - played
-
-
-def check_game_over(state, move):
-    if state["phase"] == "over":
-        yield {}
-
-
-def check_phase_opening(state, move):
-    if state["phase"] == "oven" and move["kind"] in ("turn", "pass"):
-        yield {}
-
-
-def check_phase_playing(state, move):
-    if state["phase"] == "play" and move["kind"] in ("serve", "fail"):
-        yield {}
-
-
-def check_out_of_turn(state, move):
-    if _playing(state, move) and move.get("player") is not None and move["player"] != state["turn"]:
-        yield {"player": move["player"], "turn": state["turn"]}
-
-
-def check_ingredient_required(state, move):
-    if _playing(state, move) and move["kind"] == "turn" and not sum(move["ingredients"].values()):
-        held = sum(state["players"][state["turn"]]["hand"]["ingredients"].values())
-        yield {"held": held}
-
-
-def check_same_kind(state, move):
-    if _playing(state, move) and move["kind"] == "turn":
-        played = {k: n for k, n in move["ingredients"].items() if n}
-        if len(played) > 1:
-            yield {"played": ingredient_list(played)}
-
-
-def check_ingredients_in_hand(state, move):
-    if _playing(state, move) and move["kind"] == "turn":
-        hand = state["players"][state["turn"]]["hand"]["ingredients"]
-        for kind, n in move["ingredients"].items():
-            if n > hand[kind]:
-                yield {"played": ingredient_list({kind: n}), "held": hand[kind]}
-
-
-def check_one_order(state, move):
-    if _playing(state, move) and move["kind"] == "turn" and len(move["orders"]) > 1:
-        yield {"count": len(move["orders"])}
-
-
-def check_order_in_hand(state, move):
-    if _playing(state, move):
-        hand = state["players"][state["turn"]]["hand"]["orders"]
-        for order_id in move["orders"]:
-            if order_id not in hand:
-                yield {"order": order_id}
-
-
-def check_order_after_ingredients(state, move):
-    if _playing(state, move) and move["kind"] == "turn" and move["orders"] and not sum(move["ingredients"].values()):
-        yield {}
-
-
-def check_pass_holding_ingredients(state, move):
-    if _playing(state, move) and move["kind"] == "pass":
-        held = sum(state["players"][state["turn"]]["hand"]["ingredients"].values())
-        if held:
-            yield {"held": held}
-
-
-def check_pass_no_order(state, move):
-    if _playing(state, move) and move["kind"] == "pass" and move["orders"]:
-        yield {}
-
-
-def check_refill_one_pile(state, move):
-    if _playing(state, move) and len(move["draw"]) > 1:
-        yield {}
-
-
-def check_refill_to_seven(state, move):
-    if not _playing(state, move) or len(move["draw"]) > 1:
-        return
-    needed = max(0, HAND_SIZE - _hand_after(state, move))
-    player = state["players"][state["turn"]]
-    if not move["draw"]:
-        if needed:
-            yield {"needed": needed, "drawn": 0, "source": pile("kitchen"), "available": kitchen_ingredients(state)}
-        return
-    (source, drawn), = move["draw"].items()
-    available = kitchen_ingredients(state) if source == "kitchen" else len(player["server_pile"])
-    if drawn != min(needed, available):  # drawing 0 when none are needed is no draw at all
-        yield {"needed": needed, "drawn": drawn, "source": pile(source), "available": available}
-
-
-def _current(state, move):
-    return state["opening"]["order"] if state.get("opening") else None
-
-
-def check_oven_wrong_order(state, move):
-    if _opening(state, move) and move["order"] != _current(state, move):
-        yield {"order": move["order"], "current": _current(state, move)}
-
-
-def check_oven_not_owner(state, move):
-    if _opening(state, move) and move.get("player") is not None:
-        expected = owner(state, _current(state, move))
-        if move["player"] != expected:
-            yield {"player": move["player"], "owner": expected}
-
-
-def _serving(state, move):
-    return _opening(state, move) and move["kind"] == "serve" and move["order"] == _current(state, move)
-
-
-def check_ingredient_choice(state, move):
-    if _serving(state, move):
-        card = state["orders"][move["order"]]
-        chooses = card["kind"] in ("minimale", "monotoni")
-        if chooses and move["ingredient"] is None:
-            yield {"pizza": card["kind"].capitalize(), "needs": True}
-        elif not chooses and move["ingredient"] is not None:
-            yield {"pizza": card["kind"], "needs": False}
-
-
-def check_monotoni_other(state, move):
-    if _serving(state, move):
-        card = state["orders"][move["order"]]
-        if card["kind"] == "monotoni" and move["ingredient"] == card["ingredient"]:
-            yield {"ingredient": ingredient(card["ingredient"])}
-
-
-def check_minimale_fewest(state, move):
-    if _serving(state, move):
-        card = state["orders"][move["order"]]
-        if card["kind"] == "minimale" and move["ingredient"] is not None:
-            allowed = minimale_choices(state, card)
-            if move["ingredient"] not in allowed:
-                yield {
-                    "ingredient": ingredient(move["ingredient"]),
-                    "allowed": ingredient_list({k: 1 for k in sorted(allowed)}) if allowed else nothing,
-                    "ruleset": state["ruleset"],
-                }
-
-
-def check_hand_ingredients(state, move):
-    if _serving(state, move):
-        hand = state["players"][owner(state, move["order"])]["hand"]["ingredients"]
-        for kind, n in move["from_hand"].items():
-            if n > hand[kind]:
-                yield {"given": ingredient_list({kind: n}), "held": hand[kind]}
-
-
-def _valid_choice(state, move) -> bool:
-    card = state["orders"][move["order"]]
-    if card["kind"] == "minimale":
-        return move["ingredient"] in minimale_choices(state, card)
-    if card["kind"] == "monotoni":
-        return move["ingredient"] is not None and move["ingredient"] != card["ingredient"]
-    return move["ingredient"] is None
-
-
-def check_missing_ingredients(state, move):
-    if _serving(state, move) and _valid_choice(state, move):
-        card = state["orders"][move["order"]]
-        if card["kind"] != "bombastica":
-            short = missing_from_table(state, requirement(card, move["ingredient"])) - Counter(move["from_hand"])
-            if short:
-                yield {"missing": ingredient_list(dict(short))}
-
-
-def check_bombastica_fifteen(state, move):
-    if _serving(state, move):
-        card = state["orders"][move["order"]]
-        total = table_total(state) + sum(move["from_hand"].values())
-        if card["kind"] == "bombastica" and total < BOMBASTICA_MINIMUM:
-            yield {"total": total}
-
-
-def check_hand_only_what_is_missing(state, move):
-    if _serving(state, move) and _valid_choice(state, move) and move["from_hand"]:
-        card = state["orders"][move["order"]]
-        given = Counter(move["from_hand"])
-        if card["kind"] == "bombastica":
-            room = max(0, BOMBASTICA_MINIMUM - table_total(state))
-            if sum(given.values()) > room:
-                yield {"given": ingredient_list(dict(given))}
-        else:
-            extra = given - missing_from_table(state, requirement(card, move["ingredient"]))
-            if extra:
-                yield {"given": ingredient_list(dict(extra))}
-
-
-def check_must_serve(state, move):
-    if _opening(state, move) and move["kind"] == "fail" and move["order"] == _current(state, move):
-        if table_serves(state, state["orders"][move["order"]]):
-            yield {}
-
-
-SCORING = load_scoring(GAME)  # who wins: rules/mamma-mia.yaml, "scoring"
-RULES = load_rules(GAME, {  # the prose of each rule: rules/mamma-mia.yaml
-    "mamma-mia/game.over": check_game_over,
-    "mamma-mia/phase.opening": check_phase_opening,
-    "mamma-mia/phase.playing": check_phase_playing,
-    "mamma-mia/turn.out-of-turn": check_out_of_turn,
-    "mamma-mia/turn.ingredient-required": check_ingredient_required,
-    "mamma-mia/turn.same-kind": check_same_kind,
-    "mamma-mia/turn.ingredients-in-hand": check_ingredients_in_hand,
-    "mamma-mia/turn.one-order": check_one_order,
-    "mamma-mia/turn.order-in-hand": check_order_in_hand,
-    "mamma-mia/turn.order-after-ingredients": check_order_after_ingredients,
-    "mamma-mia/pass.holding-ingredients": check_pass_holding_ingredients,
-    "mamma-mia/pass.no-order": check_pass_no_order,
-    "mamma-mia/refill.one-pile": check_refill_one_pile,
-    "mamma-mia/refill.to-seven": check_refill_to_seven,
-    "mamma-mia/oven.wrong-order": check_oven_wrong_order,
-    "mamma-mia/oven.not-owner": check_oven_not_owner,
-    "mamma-mia/oven.ingredient-choice": check_ingredient_choice,
-    "mamma-mia/oven.monotoni-other": check_monotoni_other,
-    "mamma-mia/oven.minimale-fewest": check_minimale_fewest,
-    "mamma-mia/oven.hand-ingredients": check_hand_ingredients,
-    "mamma-mia/oven.missing-ingredients": check_missing_ingredients,
-    "mamma-mia/oven.bombastica-fifteen": check_bombastica_fifteen,
-    "mamma-mia/oven.hand-only-what-is-missing": check_hand_only_what_is_missing,
-    "mamma-mia/oven.must-serve": check_must_serve,
-})
-
+from service.engines.mamma_mia.reading import (
+    BOMBASTICA_MINIMUM,
+    CLASSIC_ORDERS,
+    COLOURS,
+    DEALT_INGREDIENTS,
+    GAME,
+    HAND_SIZE,
+    INGREDIENTS,
+    MAMMA_MIA,
+    MOVE_KINDS,
+    ORDER_KINDS,
+    ORDERS_PER_PLAYER,
+    PER_INGREDIENT,
+    PHASES,
+    PILES,
+    REMOVED_PER_INGREDIENT,
+    RULESETS,
+    SERVICES,
+    SPECIAL_KINDS,
+    empty_counts,
+    hand_size,
+    kitchen_ingredients,
+    missing_from_table,
+    owner,
+    requirement,
+    table_total,
+)
+from service.engines.mamma_mia.rules import RULES, SCORING, _hand_after
 
 # ---- moves -----------------------------------------------------------------------------------
 
@@ -934,82 +578,3 @@ def tied_on_orders(rows: list[dict]) -> bool:
     """Whether the most completed orders are shared, so that ingredients in hand decide."""
     most = max(row["key"][0] for row in rows)
     return sum(1 for row in rows if row["key"][0] == most) > 1
-
-
-# ---- states and moves: their shape only (the engine checks the game's invariants) ---------------
-
-_Counts = lambda **kw: fields.Dict(keys=fields.String(), values=fields.Integer(strict=True), **kw)  # noqa: E731
-
-
-class MammaMiaHand(Schema):
-    ingredients = _Counts(required=True, metadata={"description": "Ingredient name -> cards held.", "example": {"salami": 2, "olive": 1}})
-    orders = fields.List(fields.String(), required=True, metadata={"description": "Order ids held."})
-
-
-class MammaMiaPlayer(Schema):
-    colour = fields.String(required=True, metadata={"description": "green, red, blue, yellow or purple."})
-    hand = fields.Nested(MammaMiaHand, required=True)
-    server_pile = fields.List(fields.String(), required=True, validate=validate.Length(max=40),
-                              metadata={"description": "The player's face-down orders, top first."})
-    completed = fields.List(fields.String(), required=True, validate=validate.Length(max=40))
-
-
-class MammaMiaOrder(Schema):
-    colour = fields.String(required=True)
-    kind = fields.String(required=True, validate=validate.OneOf(ORDER_KINDS), metadata={"description": "classic, bombastica, minimale or monotoni."})
-    recipe = _Counts(metadata={"description": "A classic order's ingredients (not given by the rulebooks: carried by the state)."})
-    ingredient = fields.String(metadata={"description": "The ingredient pictured on a Minimale or Monotoni."})
-
-
-class MammaMiaOvenEntry(Schema):
-    ingredient = fields.String()
-    count = fields.Integer(strict=True)
-    order = fields.String()
-    player = fields.Integer(strict=True)
-
-
-class MammaMiaOpening(Schema):
-    order = fields.String(allow_none=True, metadata={"description": "The order revealed last, awaiting its owner's decision."})
-
-
-class MammaMiaState(Schema):
-    """The whole table of a Mamma Mia! game, as setup returns it."""
-
-    game = fields.String(validate=validate.Equal("mamma-mia"), metadata={"description": "The game, always \"mamma-mia\" (optional in a request)."})
-    ruleset = fields.String(required=True, validate=validate.OneOf(RULESETS), metadata={"description": "fr or zh: which text decides where they disagree."})
-    seed = fields.Integer(strict=True, required=True)
-    service = fields.Integer(strict=True, required=True, metadata={"description": "1 to 3."})
-    phase = fields.String(required=True, validate=validate.OneOf(PHASES), metadata={"description": "play, oven (being opened) or over."})
-    turn = fields.Integer(strict=True, required=True, metadata={"description": "Index of the player to play."})
-    players = fields.List(fields.Nested(MammaMiaPlayer), required=True, validate=validate.Length(min=1, max=10))
-    orders = fields.Dict(keys=fields.String(), values=fields.Nested(MammaMiaOrder), required=True,
-                         validate=validate.Length(max=100), metadata={"description": "Every order card: id -> data."})
-    kitchen = fields.List(fields.String(), required=True, validate=validate.Length(max=100),
-                          metadata={"description": "The face-down draw pile, top first: ingredient names and mamma-mia."})
-    oven = fields.List(fields.Nested(MammaMiaOvenEntry), required=True, validate=validate.Length(max=200),
-                       metadata={"description": "Played cards not yet revealed, first played first."})
-    table = _Counts(required=True, metadata={"description": "Revealed ingredients lying on the table, by kind."})
-    consumed = _Counts(required=True, metadata={"description": "Ingredients used by completed pizzas during this opening."})
-    removed = _Counts(required=True, metadata={"description": "Ingredients out of the game for the player count."})
-    mamma_mia_holder = fields.Integer(strict=True, allow_none=True, required=True,
-                                      metadata={"description": "Who set the Mamma Mia! card aside this service (the Oya)."})
-    opening = fields.Nested(MammaMiaOpening, allow_none=True, required=True)
-    deck = fields.String(metadata={"description": "Present when the order deck is Referee's default, not the publisher's."})
-
-
-class MammaMiaMove(MoveShape):
-    """A turn, a pass, or an owner's decision on a revealed order."""
-
-    KINDS = MOVE_FIELDS
-
-    kind = fields.String(required=True, metadata={"description": "turn, pass, serve or fail."})
-    player = fields.Integer(strict=True, allow_none=True, metadata={"description": "Who makes the move (checked when given)."})
-    ingredients = _Counts(metadata={"description": "turn: ingredients put into the oven."})
-    orders = fields.List(fields.String(), validate=validate.Length(max=10), metadata={"description": "turn, pass: orders played on top."})
-    draw = _Counts(metadata={"description": "turn, pass: cards drawn, by pile (kitchen or server_pile)."})
-    order = fields.String(metadata={"description": "serve, fail: the order just revealed."})
-    ingredient = fields.String(allow_none=True, metadata={"description": "serve: the ingredient chosen for a Minimale or Monotoni."})
-    from_hand = _Counts(metadata={"description": "serve: ingredients the owner adds from their hand."})
-
-
-register(Game(GAME, MammaMia(), MammaMiaState, MammaMiaMove))
