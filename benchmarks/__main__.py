@@ -230,7 +230,7 @@ def bare_whoosh(library):
     from whoosh import query as Q
 
     from indexer.analysis import terms
-    from indexer.build import hold, text_field
+    from indexer.generation import hold, text_field
     from indexer.corpus import LANGS
 
     lease = hold(library.index_dir)

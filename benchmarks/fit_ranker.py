@@ -253,7 +253,8 @@ def game_of(case: Case, passages: list[tuple[str, str]]) -> str | None:
 def left_out_indexes(work: Path, progress=print) -> dict[str, Path]:
     """An index for each shipped game with that game uncurated, under ``work`` (built once; the
     embeddings shared)."""
-    from indexer.build import build, read_catalog
+    from indexer.build import build
+    from indexer.generation import read_catalog
     from indexer.leave_out import leave_out, shipped_game_ids
 
     indexes = {}

@@ -7,7 +7,7 @@ The index folder given (``var/index`` by default) is a symbolic link to a genera
 in place.
 
 A reader holds a lease on the generation it reads (a shared ``flock`` on the generation's
-``.readers`` file, see ``hold``). After a swap, a build deletes every other generation that no
+``.readers`` file, see ``indexer.generation.hold``). After a swap, a build deletes every other generation that no
 reader holds, so a server keeps the files it serves for as long as it serves them, however many
 builds come in between. One build runs at a time (an exclusive lock beside the link).
 """
@@ -17,7 +17,6 @@ from __future__ import annotations
 import fcntl
 import json
 import os
-import re
 import shutil
 import time
 from contextlib import contextmanager
@@ -26,70 +25,32 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from whoosh import index as whoosh_index
-from whoosh.fields import ID, KEYWORD, NUMERIC, STORED, TEXT, Schema
 
 from indexer import names, tantivy_index, vectors
-from indexer.analysis import analyzer, terms
+from indexer.analysis import terms
 from indexer.cedict import zh_en
-from indexer.corpus import LANGS, Corpus, Passage, Rulebook, fingerprint, load_corpus
+from indexer.corpus import Corpus, Passage, Rulebook, fingerprint, load_corpus
+from indexer.generation import (
+    CATALOG,
+    FORMAT,
+    READERS,
+    facets,
+    read_catalog,
+    schema,
+    section_field,
+    text_field,
+)
 from indexer.terms import load_concepts
 
 PROJECT = Path(__file__).resolve().parent.parent
 DEFAULT_CORPUS = PROJECT / "corpus"
 DEFAULT_INDEX = PROJECT / "var" / "index"
-CATALOG = "catalog.json"
-READERS = ".readers"  # a reader holds a shared lock on this file while it reads the generation
-SECTION_BOOST = 0.5  # a word in the headings above a passage counts for less than one in it
-FORMAT = 7  # bump when the schema or the catalog changes shape (7: each passage's page stored)
-
-
-def text_field(lang: str) -> str:
-    """The index field holding passage text in one language."""
-    return f"t_{lang}"
-
-
-def section_field(lang: str) -> str:
-    """The index field holding the section headings above a passage, in its language."""
-    return f"s_{lang}"
-
-
-def schema() -> Schema:
-    """One text field per language (each passage fills only its own), plus stored metadata."""
-    fields = dict(
-        id=ID(stored=True, unique=True),
-        game=ID(stored=True),
-        lang=ID(stored=True),
-        kind=ID(stored=True),
-        order=NUMERIC(stored=True, sortable=True),
-        section=STORED,
-        section_path=STORED,
-        text=STORED,
-        page=STORED,
-        facets=KEYWORD(),
-    )
-    for lang in LANGS:
-        fields[text_field(lang)] = TEXT(analyzer=analyzer(lang), phrase=True)
-        fields[section_field(lang)] = TEXT(analyzer=analyzer(lang), phrase=True, field_boost=SECTION_BOOST)
-    return Schema(**fields)
 
 
 def source_fingerprint(corpus_dir: Path, library: Path | None = None) -> str:
     """Changes whenever the corpus, the added rulebooks or the indexing code changes."""
     roots = [corpus_dir, Path(__file__).resolve().parent] + ([library] if library is not None else [])
     return fingerprint(*roots) + f":{FORMAT}"
-
-
-_NUMBER = re.compile(
-    r"\d|[一二三四五六七八九十兩两]|\b(one|two|three|four|five|six|seven|eight|nine|ten|twice|"
-    r"un|une|deux|trois|quatre|cinq|sept|huit|neuf|dix|"
-    r"eins|zwei|drei|vier|fünf|sechs|sieben|acht|neun|zehn)\b",
-    re.IGNORECASE,
-)
-
-
-def facets(text: str) -> str:
-    """Coarse traits of a passage that questions can prefer: "number" when it states a quantity."""
-    return "number" if _NUMBER.search(text) else ""
 
 
 def _document(p: Passage) -> dict:
@@ -151,15 +112,6 @@ def catalog(corpus: Corpus, source_print: str) -> dict:
                                      for lang, asked in by_lang.items() if asked}
                            for passage, by_lang in corpus.questions.items()},
     }
-
-
-def read_catalog(index_dir: Path | str) -> dict | None:
-    """The catalog of the index at ``index_dir``, or None when there is no complete index."""
-    path = Path(index_dir) / CATALOG
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
 
 
 def is_stale(index_dir: Path | str = DEFAULT_INDEX, corpus_dir: Path | str = DEFAULT_CORPUS,
@@ -294,37 +246,3 @@ def _prune(index_dir: Path, keep: str) -> None:
             os.close(fd)
 
 
-class Lease:
-    """A reader's hold on one generation: no build deletes it until ``release``."""
-
-    def __init__(self, path: Path, fd: int | None):
-        self.path = path
-        self._fd = fd
-
-    def release(self) -> None:
-        if self._fd is not None:
-            os.close(self._fd)
-            self._fd = None
-
-
-def hold(index_dir: Path | str, attempts: int = 5) -> Lease:
-    """Lease the generation that ``index_dir`` points to now.
-
-    A build may delete the generation between reading the link and taking the lease: then the
-    generation's catalog is gone once the lease is taken, and the link is read again.
-    Raises FileNotFoundError when there is no complete index.
-    """
-    index_dir = Path(index_dir)
-    for _ in range(attempts):
-        path = index_dir.resolve()
-        try:
-            fd = os.open(path / READERS, os.O_RDONLY)
-        except FileNotFoundError:
-            if (path / CATALOG).exists():  # a plain folder: nothing will delete it under us
-                return Lease(path, None)
-            continue
-        fcntl.flock(fd, fcntl.LOCK_SH)
-        if (path / CATALOG).exists():
-            return Lease(path, fd)
-        os.close(fd)
-    raise FileNotFoundError(f"no complete index at {index_dir}")

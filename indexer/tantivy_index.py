@@ -3,7 +3,7 @@
 tantivy is given Referee's own analysis, not its own: every text field is added pre-tokenized with
 the stems (and, for Chinese, jieba's words and sub-words) and the positions that
 indexer.analysis.analyzer gives Whoosh at index time, so a stem, a phrase and its gaps mean the same
-in both engines. The fields mirror indexer.build.schema(): ``t_<lang>`` and ``s_<lang>`` with
+in both engines. The fields mirror indexer.generation.schema(): ``t_<lang>`` and ``s_<lang>`` with
 positions, ``facets``, and ``id``, ``game``, ``lang``, ``kind`` as single terms (``game`` filters),
 ``order`` as a number. The stored fields a Whoosh hit gives are kept as one JSON document
 (``stored``), so a hit from either engine carries the same dictionary.
@@ -19,6 +19,7 @@ import tantivy
 
 from indexer.analysis import analyzer
 from indexer.corpus import LANGS
+from indexer.generation import section_field, text_field
 
 FOLDER = "tantivy"  # the subfolder of a generation that holds the tantivy index
 STORED = ("id", "game", "lang", "kind", "order", "section", "section_path", "text", "page")  # as Whoosh stores them
@@ -27,8 +28,6 @@ HEAP_BYTES = 64_000_000
 
 
 def schema() -> tantivy.Schema:
-    from indexer.build import section_field, text_field
-
     builder = tantivy.SchemaBuilder()
     for name in KEYWORDS:
         builder.add_text_field(name, tokenizer_name="raw", index_option="basic")

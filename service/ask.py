@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 
 from indexer.analysis import sentences, terms
-from indexer.build import facets as facets_of
+from indexer.generation import facets as facets_of
 from service.language import LANGUAGE_NAMES, did_you_mean, in_script, say, writes_simplified
 from service.library import Hit, Library, mark
 from service.retrieval.rank import question_embedding

@@ -1,6 +1,6 @@
 """The rulebook library the service serves: the catalog and the search of one index generation.
 
-One Library serves one index generation, which it holds a lease on (indexer.build.hold) until
+One Library serves one index generation, which it holds a lease on (indexer.generation.hold) until
 ``close``: no build deletes it meanwhile. service.librarian moves the service to a new generation.
 A search runs the stages of service.retrieval: question analysis -> query plan -> retriever ->
 ranker.
@@ -15,7 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from indexer.analysis import terms, warm_up
-from indexer.build import hold, read_catalog, text_field
+from indexer.generation import hold, read_catalog, text_field
 from indexer.corpus import LANGS
 from indexer.terms import TermBase
 from indexer.vectors import Vectors, embed

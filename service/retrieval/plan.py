@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from indexer.analysis import HAN, analyzer, terms, to_simplified, words
-from indexer.build import section_field, text_field
+from indexer.generation import section_field, text_field
 from indexer.corpus import LANGS
 from indexer.terms import ELSEWHERE, Concept, TermBase
 from service.retrieval.question import Question

@@ -46,7 +46,7 @@ from typing import Callable, Iterable
 import numpy as np
 
 from indexer.analysis import sentences, spans, terms
-from indexer.build import section_field, text_field
+from indexer.generation import section_field, text_field
 from indexer.vectors import Vectors, embed
 from service.retrieval.plan import Facet, Form, QueryPlan
 from service.retrieval.question import Question

@@ -24,7 +24,7 @@ from whoosh import index as whoosh_index
 from whoosh import query as Q
 
 from indexer import tantivy_index
-from indexer.build import SECTION_BOOST
+from indexer.generation import SECTION_BOOST
 from service.retrieval.plan import Facet, Form, QueryPlan
 
 

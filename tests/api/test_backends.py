@@ -9,7 +9,7 @@ import threading
 
 import pytest
 
-from indexer.build import section_field, text_field
+from indexer.generation import section_field, text_field
 from indexer.tantivy_index import FOLDER, tokens
 from service import create_app
 from service.library import IndexMissing, Library

@@ -11,12 +11,10 @@ from __future__ import annotations
 
 import importlib
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-import httpx
 import pytest
 
 from service.engines import ENGINES

@@ -5,7 +5,8 @@ import pytest
 
 from indexer import added
 from indexer.__main__ import main as indexer_main
-from indexer.build import DEFAULT_CORPUS, build, is_stale, read_catalog, uncurated_games
+from indexer.build import DEFAULT_CORPUS, build, is_stale, uncurated_games
+from indexer.generation import read_catalog
 from indexer.corpus import load_corpus
 from indexer.vectors import E5_WIDTH, Vectors
 from tests.conftest import FIXTURES, seeded

@@ -4,7 +4,8 @@ import pytest
 from whoosh.writing import SegmentWriter
 
 from indexer.__main__ import main as indexer_main
-from indexer.build import DEFAULT_CORPUS, build, is_stale, read_catalog
+from indexer.build import DEFAULT_CORPUS, build, is_stale
+from indexer.generation import read_catalog
 from service.library import Library
 from tests.conftest import FIXTURES, seeded
 

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from indexer.build import read_catalog
+from indexer.generation import read_catalog
 from indexer.corpus import Passage
 from benchmarks.fit_ranker import cross_validated, figures, fit, temperature
 from indexer.vectors import VECTORS, EmbeddingCache, Vectors, embed, fit_adapter, write
