@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-
 API_DESCRIPTION = """Referee answers rules questions for tabletop games, in English, French, German
 and Chinese, citing the rulebooks' exact words. Every error is application/problem+json."""
 
@@ -27,6 +25,7 @@ def create_app(config: dict | None = None):
     from indexer.added import library_dir
     from indexer.build import DEFAULT_INDEX
     from service import tracing
+    from service.config import Settings
     from service.api import Api, adjudicate, ask, chat, docs, feedback, games, health, rulebooks, search
     from service.language import Detector
     from service.librarian import Librarian
@@ -35,22 +34,23 @@ def create_app(config: dict | None = None):
     from service.library import Library
     from service.retrieval.retriever import backend as search_backend
 
+    settings = Settings.read()
     app = Flask(__name__)
     app.config.from_mapping(
-        REFEREE_INDEX=os.environ.get("REFEREE_INDEX", str(DEFAULT_INDEX)),
-        REFEREE_INDEX_CHECK_SECONDS=float(os.environ.get("REFEREE_INDEX_CHECK_SECONDS", "2")),
+        REFEREE_INDEX=settings.index or str(DEFAULT_INDEX),
+        REFEREE_INDEX_CHECK_SECONDS=settings.index_check_seconds,
         # The rulebooks tables add (indexer.added), and the largest file an upload may send.
         REFEREE_LIBRARY=str(library_dir()),
-        REFEREE_MAX_UPLOAD_BYTES=int(os.environ.get("REFEREE_MAX_UPLOAD_BYTES", 32 * 1024 * 1024)),
-        REFEREE_LOG_LEVEL=os.environ.get("REFEREE_LOG_LEVEL", "info"),
+        REFEREE_MAX_UPLOAD_BYTES=settings.max_upload_bytes,
+        REFEREE_LOG_LEVEL=settings.log_level,
         # The search engine, whoosh or tantivy (both read the same index generation); unset, the
         # environment's, else whoosh (service.retrieval.retriever.backend).
         REFEREE_SEARCH_BACKEND=None,
         # Browser frontends on other origins: a comma-separated list, or * (without credentials).
-        REFEREE_CORS_ORIGINS=os.environ.get("REFEREE_CORS_ORIGINS", "*"),
+        REFEREE_CORS_ORIGINS=settings.cors_origins,
         # where people reach this server (https://referee.example): chat answers' links start with
         # it; without it they are relative to the server's root
-        REFEREE_PUBLIC_URL=os.environ.get("REFEREE_PUBLIC_URL", "").rstrip("/"),
+        REFEREE_PUBLIC_URL=settings.public_url,
         MAX_CONTENT_LENGTH=256 * 1024,
         API_TITLE="Referee",
         API_VERSION="1.0",

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import time
 from http import HTTPStatus
 
@@ -21,6 +20,7 @@ from starlette.applications import Starlette
 
 from service import body_limit, create_app, tracing
 from service import mcp as referee_mcp
+from service.config import Settings
 from service.api.chat import authorized
 from service.errors import PROBLEM_JSON, send_problem
 from service.throttle import Throttle
@@ -28,10 +28,10 @@ from service.throttle import Throttle
 # Flask's views run on these threads, per worker. The work is CPU-bound Python under one GIL: more
 # threads only fight over it (searches saturated on two cores: 143/s with 2 threads, 125/s with 4,
 # 82/s with 8). Bodies are read before a view runs, so a slow client does not hold one.
-FLASK_THREADS = int(os.environ.get("REFEREE_THREADS", "2"))
+FLASK_THREADS = Settings.read().threads
 # The longest a body may pause between two of its parts: a client that stops sending holds a
 # coroutine and a socket until then, then gets a 408.
-BODY_SECONDS = float(os.environ.get("REFEREE_BODY_SECONDS", "15"))
+BODY_SECONDS = Settings.read().body_seconds
 
 
 def _headers(scope) -> dict[str, str]:
@@ -157,9 +157,10 @@ def create_asgi_app(flask_app=None):
     """The ASGI app: /mcp to the MCP server, the rest to Flask (Starlette for the lifespan)."""
     flask_app = flask_app or create_app()
     server = referee_mcp.build(flask_app)
-    host = os.environ.get("REFEREE_HOST", "127.0.0.1")
+    settings = Settings.read()
+    host = settings.host
     # The SDK checks Host and Origin (DNS rebinding) on a loopback host; other hosts name theirs here.
-    allowed = [h.strip() for h in os.environ.get("REFEREE_MCP_ALLOWED_HOSTS", "").split(",") if h.strip()]
+    allowed = list(settings.mcp_allowed_hosts)
     security = TransportSecuritySettings(enable_dns_rebinding_protection=True,
                                          allowed_hosts=allowed + ["127.0.0.1:*", "localhost:*", "[::1]:*"],
                                          allowed_origins=["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"]) \

@@ -15,37 +15,25 @@ from indexer.analysis import sentences, terms
 from indexer.generation import facets as facets_of
 from service.language import LANGUAGE_NAMES, did_you_mean, in_script, say, writes_simplified
 from service.library import Hit, Library, mark
-from service.retrieval.rank import question_embedding
+from service.retrieval.question import Question
 
 CITATIONS = 3
-# When the passage ranked first is from a rulebook in another language, the answer comes from the
-# asker's own rulebook's passage of the same game and section if one is among this many hits, and the
-# passage ranked first is cited second. Dev and test halves: as often right either way (0.89, 0.85).
+# Why each figure below is what it is (what else was tried, on which questions): the evaluation
+# notes, benchmarks/eval/README.md, "The answer's figures".
+# When the passage ranked first is in another language than the asker's, the asker's own rulebook's
+# passage of the same game and section answers if it is among this many hits (the first cited second).
 OWN_LANGUAGE_DEPTH = 10
-# From this confidence on, an answer is given as the rule; below it, as the closest rule to check.
-# Chosen on the test half of the players' questions (the trees are fitted on the dev half, which they
-# flatter): 0.94 of its answers at 0.7 or more are right (0.76 of them), 0.92 at 0.5 or more (0.92).
-SURE = 0.7
+SURE = 0.7  # from this confidence on, an answer is given as the rule; below, as the closest rule to check
 SHORT_PASSAGE = 240  # characters: a passage of two sentences this short is the answer whole
 SHORT_SENTENCE = 40  # characters: a sentence this short is joined with the next one
 NUMBER_SENTENCE_FACTOR = 1.5
-# The sentence next to the best one joins the answer when its matched words weigh this much of the
-# best's. Chosen on the dev questions: the answer holds the rule for 0.71 of them, against 0.69
-# alone, for answers of 144 characters on average instead of 138 (0.6 gave the same; 0.5 gave 0.72
-# with longer answers).
-NEIGHBOUR_SHARE = 0.75
+NEIGHBOUR_SHARE = 0.75  # the sentence next to the best joins it when its matched words weigh this much of the best's
 NAMED_NUMBER_WEIGHT = 2.0  # a number the question names, in the sentence: as much as a telling word
 _NUMBER = re.compile(r"(?<!\d)\d+(?!\d)")
 MAX_ANSWER_CHARS = 600  # a list joined to its lead-in stops growing here
 # The sentence after the answer joins it while the two stay this short, unless it starts a new line
 # (a list's next case): a rule's consequence or detail is often the sentence after the one that
-# names what is asked ("If the Wife is ... next to the taxi card, ... move the Wife by taxi." then
-# "... multiplies by 3 the value of the chosen card."; "La partie s'arrête ... gagne." then "En cas
-# d'égalité, ..."). On the players' questions, the ninth, eleventh and twelfth batches, the answer
-# holds the rule for 0.849, 0.881, 0.869 and 0.731 of them (0.812, 0.856, 0.850, 0.681 without), at
-# 159 to 175 characters instead of 136 to 158. Across lines too: 0.852, 0.887, 0.869, 0.738; 250
-# characters: 0.841, 0.875, 0.863, 0.731; gated by closeness of meaning or a condition ("If ...",
-# "Wenn ...", 如果) in the answer: less. Numbers named in words (four, quatre, 四): no better.
+# names what is asked ("La partie s'arrête ... gagne." then "En cas d'égalité, ...").
 WITH_NEXT_CHARS = 350
 # A list item or the word that joins two items: "a)", "2.", "-", "•", "or", "ou", "oder", "或".
 # Words that announce a list: "the following", "folgende", 下列, 以下 ("suivant" is mostly "next").
@@ -149,7 +137,7 @@ def _citation(hit: Hit, quote: str | None = None) -> dict:
     }
 
 
-def _disagreement(library: Library, answers: list[Answer], lang: str | None, simplified: bool) -> dict | None:
+def _disagreement(library: Library, answers: list[Answer]) -> dict | None:
     """The recorded disagreement on the point answered: one whose quoted words overlap the answer
     (``answers[0]``), or one that the answer's passage is a side of while another citation's best
     sentence (``answers[1:]``) overlaps another of its sides ("What is the Pizza Minimale?": the
@@ -167,16 +155,7 @@ def _disagreement(library: Library, answers: list[Answer], lang: str | None, sim
             any(side["passage"] == first.hit.id for side in sides)
             and any(overlaps(side, other) for side in sides for other in others)
         ):
-            key = "disagree" if item["kind"] == "disagreement" else "one_text_only"
-            code = lang or "en"
-            return {
-                "id": item["id"],
-                "kind": item["kind"],
-                "message": say(key, lang, simplified),
-                "topic": in_script(item["topic"].get(code, item["topic"]["en"]), simplified),
-                "summary": in_script(item["summary"].get(code, item["summary"]["en"]), simplified),
-                "sides": sides,
-            }
+            return item
     return None
 
 
@@ -230,54 +209,72 @@ def _own_language(library: Library, hits: list[Hit], asker: str | None, first: A
     return next((h for h in own if h.kind == "rule"), own[0] if own else None)
 
 
-def ask(library: Library, question: str, game: str | None = None, lang: str | None = None,
-        hint: str | None = None, accept_language: str | None = None) -> dict:
-    """The answer to a question, or an honest null with the closest passages.
+@dataclass
+class Ruling:
+    """What Referee decided about a question, before it is put into the asker's words."""
 
-    ``hint`` is the asker's language when the question does not tell (the best of the client's
-    Accept-Language, ``accept_language``, which also tells a Chinese asker's script when the
-    question does not: Referee's words are then in Simplified or Traditional script).
-    """
+    read: Question
+    cited: list[Hit]  # the passages cited, in order
+    refused: str | None = None  # "no_passages" or "not_found": no answer is given
+    answer: Answer | None = None  # the sentence or two given as the answer
+    # When the answer is from the asker's own rulebook: the answer in the passage ranked first, cited second.
+    first: Answer | None = None
+    confidence: float = 0.0
+    sure: bool = False
+    disagreement: dict | None = None  # corpus/disagreements.yaml's entry on the point answered
+
+
+def decide(library: Library, question: str, game: str | None = None, lang: str | None = None,
+           hint: str | None = None) -> Ruling:
+    """The answer to a question and the passages to cite, or the reason there is none."""
     result = library.search(question, game=game, limit=OWN_LANGUAGE_DEPTH, lang=lang, hint=hint)
     read = result.question
-    asker = read.lang
-    simplified = writes_simplified(asker, question, accept_language)
     hits = result.hits[:CITATIONS]
-    response = {
-        "question": question,
-        "lang": asker,
-        "game": game,
-        "did_you_mean": did_you_mean(read.corrected, asker, simplified),
-        "answer": None,
-        "message": None,
-        "citations": [_citation(hit) for hit in hits],
-        "disagreement": None,
-    }
     if not hits:
-        response["message"] = say("no_passages", asker, simplified)
-        return response
+        return Ruling(read, hits, refused="no_passages")
     if read.elsewhere or (result.on_topic is not None and result.on_topic < result.threshold):
-        response["message"] = say("not_found", asker, simplified)
-        return response
+        return Ruling(read, hits, refused="not_found")
 
     numbers = frozenset(_NUMBER.findall(read.searched))
-    asked = question_embedding(read.meant)
 
     def answer_in(hit: Hit) -> Answer:
-        closeness = library.ranker.vectors.sentence_cosines(asked, hit.id)
-        return extract(hit, read.facets, library.rarity, numbers, closeness)
+        return extract(hit, read.facets, library.rarity, numbers, library.sentence_closeness(read.meant, hit.id))
 
     first = hits[0]
     first_answer = answer_in(first)
-    own = _own_language(library, result.hits, asker, first_answer)
+    own = _own_language(library, result.hits, read.lang, first_answer)
     if own is not None:  # answered in the asker's own rulebook, the passage ranked first cited second
         hits = [own, first] + [h for h in hits[1:] if h.id != own.id][:CITATIONS - 2]
-        response["citations"] = [_citation(h) for h in hits]
     answer = first_answer if own is None else answer_in(own)
     hit = answer.hit
     same_point = library.passages[hit.id]["anchor"] == library.passages[first.id]["anchor"]
     # the highest: the section's, when answered from the asker's own rulebook on the same point
     confidence = first.confidence if same_point and hit.game == first.game else hit.confidence
+    return Ruling(read, hits, answer=answer, first=first_answer if own is not None else None,
+                  confidence=confidence, sure=confidence >= SURE and library.answers_surely(hit.game),
+                  disagreement=_disagreement(library, [answer] + [extract(h) for h in hits[1:]]))
+
+
+def present(library: Library, ruling: Ruling, question: str, game: str | None = None,
+            accept_language: str | None = None) -> dict:
+    """A ruling in the asker's language and script, with its citations: the body of POST /v1/ask."""
+    asker = ruling.read.lang
+    simplified = writes_simplified(asker, question, accept_language)
+    response = {
+        "question": question,
+        "lang": asker,
+        "game": game,
+        "did_you_mean": did_you_mean(ruling.read.corrected, asker, simplified),
+        "answer": None,
+        "message": None,
+        "citations": [_citation(hit) for hit in ruling.cited],
+        "disagreement": None,
+    }
+    answer = ruling.answer
+    if answer is None:
+        response["message"] = say(ruling.refused, asker, simplified)
+        return response
+    hit = answer.hit
     game_names = library.games[hit.game]["names"]
     response["answer"] = {
         "text": answer.text,
@@ -290,25 +287,29 @@ def ask(library: Library, question: str, game: str | None = None, lang: str | No
         "end": answer.end,
         "passage": hit.text,
         "marked": mark(hit.text, [(answer.start, answer.end)]),
-        "confidence": confidence,
-        # A game without players' questions is never answered as sure: with each shipped game left
-        # out in turn, its top passage's chance never told right from wrong beyond 0.77 (at 0.5:
-        # 0.71 right of 42 % of questions; 0.7: 0.77 of 20 %; 0.9: 0.71 of 6 %).
-        "sure": confidence >= SURE and hit.game in library.ranker.curated,
+        "confidence": ruling.confidence,
+        "sure": ruling.sure,
     }
     response["message"] = say(
-        "answer_found" if response["answer"]["sure"] else "answer_unsure", asker, simplified,
+        "answer_found" if ruling.sure else "answer_unsure", asker, simplified,
         book_lang=LANGUAGE_NAMES[asker or "en"][hit.lang],
         game=game_names.get(asker or "en", game_names["en"]),
     )
     response["citations"][0]["quote"] = answer.text
-    if own is not None:
-        response["citations"][1]["quote"] = first_answer.text
-    disagreement = _disagreement(library, [answer] + [extract(h) for h in hits[1:]], asker, simplified)
-    if disagreement:
-        response["disagreement"] = disagreement
+    if ruling.first is not None:
+        response["citations"][1]["quote"] = ruling.first.text
+    if ruling.disagreement:
+        item, code = ruling.disagreement, asker or "en"
+        response["disagreement"] = {
+            "id": item["id"],
+            "kind": item["kind"],
+            "message": say("disagree" if item["kind"] == "disagreement" else "one_text_only", asker, simplified),
+            "topic": in_script(item["topic"].get(code, item["topic"]["en"]), simplified),
+            "summary": in_script(item["summary"].get(code, item["summary"]["en"]), simplified),
+            "sides": item["sides"],
+        }
         cited = {c["passage_id"] for c in response["citations"]}
-        for side in disagreement["sides"]:
+        for side in item["sides"]:
             if side["passage"] not in cited:
                 passage = library.passages[side["passage"]]
                 response["citations"].append({
@@ -318,3 +319,14 @@ def ask(library: Library, question: str, game: str | None = None, lang: str | No
                 })
                 cited.add(side["passage"])
     return response
+
+
+def ask(library: Library, question: str, game: str | None = None, lang: str | None = None,
+        hint: str | None = None, accept_language: str | None = None) -> dict:
+    """The answer to a question, or an honest null with the closest passages.
+
+    ``hint`` is the asker's language when the question does not tell (the best of the client's
+    Accept-Language, ``accept_language``, which also tells a Chinese asker's script when the
+    question does not: Referee's words are then in Simplified or Traditional script).
+    """
+    return present(library, decide(library, question, game, lang, hint), question, game, accept_language)

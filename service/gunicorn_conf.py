@@ -1,4 +1,4 @@
-"""gunicorn's settings for Referee, read from the environment (make run: gunicorn -c python:service.gunicorn_conf).
+"""gunicorn's settings for Referee, read from the environment by service.config (make run: gunicorn -c python:service.gunicorn_conf).
 
 Worker class: uvicorn's (uvicorn-worker), serving service.asgi: the MCP server's streamable HTTP at
 /mcp is ASGI (the official SDK's), the API and the web app are Flask (WSGI, through a2wsgi), and
@@ -11,22 +11,19 @@ way: throughput comes from the number of worker processes.
 """
 
 import gc
-import os
 
+from service.config import Settings
 
-def _env(name: str, default: str) -> str:
-    return os.environ.get(name, default)
-
-
-bind = f"{_env('REFEREE_HOST', '127.0.0.1')}:{_env('PORT', '8000')}"
-workers = int(_env("REFEREE_WORKERS", "2"))
+settings = Settings.read()
+bind = f"{settings.host}:{settings.port}"
+workers = settings.workers
 worker_class = "service.http_guard.Worker"  # uvicorn's, with limits on a request's head (431, 408)
-timeout = int(_env("REFEREE_TIMEOUT", "30"))  # a worker silent this long is restarted
-graceful_timeout = int(_env("REFEREE_GRACEFUL_TIMEOUT", "10"))
-keepalive = int(_env("REFEREE_KEEPALIVE", "5"))
+timeout = settings.timeout  # a worker silent this long is restarted
+graceful_timeout = settings.graceful_timeout
+keepalive = settings.keepalive
 # gunicorn's limit_request_* bind its own workers only: service.http_guard limits the head
 # (REFEREE_MAX_HEAD_BYTES, REFEREE_HEAD_SECONDS), service.asgi a body's pace (REFEREE_BODY_SECONDS)
-loglevel = _env("REFEREE_LOG_LEVEL", "info")
+loglevel = settings.log_level
 accesslog = None  # the app logs one structured line per request (service.requests)
 wsgi_app = "service.asgi:create_asgi_app()"
 # The app (index, encoder, language detector's word lists and models) loaded once, in the master,

@@ -12,18 +12,18 @@ closed after gunicorn's ``keepalive`` seconds (uvicorn's ``timeout_keep_alive``)
 
 from __future__ import annotations
 
-import os
 from http import HTTPStatus
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn_worker import UvicornWorker
 
 from service.errors import problem_body
+from service.config import Settings
 
 LINGER_SECONDS = 2.0  # after a refusal, what the client still sends is read and dropped this long
 LINGER_BYTES = 4 * 1024 * 1024  # or until this much came: then the connection is cut
-MAX_HEAD_BYTES = int(os.environ.get("REFEREE_MAX_HEAD_BYTES", 64 * 1024))  # a 16 KiB request line and its headers
-HEAD_SECONDS = float(os.environ.get("REFEREE_HEAD_SECONDS", "10"))
+MAX_HEAD_BYTES = Settings.read().max_head_bytes  # a request line and its headers
+HEAD_SECONDS = Settings.read().head_seconds
 
 
 def refusal(status: int, detail: str) -> bytes:

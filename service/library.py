@@ -107,6 +107,18 @@ class Library:
     def rulebook_langs(self, game: str) -> list[str]:
         return [lang for (g, lang) in self.rulebooks if g == game]
 
+    def sentence_closeness(self, meant: str, passage_id: str):
+        """How close in meaning each sentence of a passage is to a question as Referee reads it
+        (``Question.meant``): one cosine per sentence, in order."""
+        return self.ranker.vectors.sentence_cosines(question_embedding(meant), passage_id)
+
+    def answers_surely(self, game: str) -> bool:
+        """Whether an answer about ``game`` may be marked sure. A game without players' questions is
+        never: with each shipped game left out in turn, its top passage's chance never told right
+        from wrong beyond 0.77 (at 0.5: 0.71 right of 42 % of questions; 0.7: 0.77 of 20 %; 0.9:
+        0.71 of 6 %)."""
+        return game in self.ranker.curated
+
     def disagreements_for(self, game: str) -> list[dict]:
         return [d for d in self.disagreements if d["game"] == game]
 

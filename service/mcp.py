@@ -29,6 +29,7 @@ from mcp.types import ToolAnnotations
 
 from indexer.added import GAME_ID, MAX_GAME_ID
 from indexer.corpus import LANGS
+from service.config import Settings
 from service.engines import ENGINES
 
 INSTRUCTIONS = """Referee answers rules questions about tabletop games from their rulebooks, quoting the
@@ -48,7 +49,7 @@ READ_ONLY = ToolAnnotations(readOnlyHint=True, destructiveHint=False, idempotent
 
 def build(app) -> MCPServer:
     """The MCP server over a Referee app (service.create_app())."""
-    level = os.environ.get("REFEREE_LOG_LEVEL", "info").upper()
+    level = Settings.read().log_level.upper()
     server = MCPServer("referee", title="Referee", instructions=INSTRUCTIONS, log_level=level if level in LEVELS else "INFO",
                        description="Rules answers and move verdicts for tabletop games, quoting the rulebooks.")
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import math
-import os
 import time
 
 from limits import RateLimitItem, parse_many
@@ -26,10 +25,10 @@ from limits.storage import MemoryStorage
 from limits.strategies import SlidingWindowCounterRateLimiter
 
 from service import tracing
+from service.config import Settings
 from service.api.chat import authorized, keys
 from service.errors import send_problem
 
-DEFAULT_RATE_LIMIT = "30/second;600/minute"
 REFUSAL_PAUSE = 1.0  # seconds before a 429 is sent
 
 
@@ -42,7 +41,7 @@ class Throttle:
 
     def __init__(self, app, spec: str | None = None):
         self.app = app
-        self.items = _limits(spec if spec is not None else os.environ.get("REFEREE_RATE_LIMIT", DEFAULT_RATE_LIMIT))
+        self.items = _limits(spec if spec is not None else Settings.read().rate_limit)
         self.limiter = SlidingWindowCounterRateLimiter(MemoryStorage())
         self.policy = ", ".join(f"{item.amount};w={item.get_expiry()}" for item in self.items).encode()
 

@@ -1,7 +1,7 @@
 """One registration per game (OpenSpiel's register_game): its id, its engine, and the schemas of
 its states and moves. The engine table, the schema lookup and the OpenAPI references are derived
-from here; a new game registers at the end of its own module and is listed in
-service/engines/__init__.py, nothing else."""
+from here. A game registers itself when its module (or package) is imported, and
+service/engines/__init__.py imports every module of the package: adding the module is all it takes."""
 
 from __future__ import annotations
 

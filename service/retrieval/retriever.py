@@ -13,7 +13,6 @@ from __future__ import annotations
 import itertools
 import json
 import math
-import os
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +24,7 @@ from whoosh import query as Q
 
 from indexer import tantivy_index
 from indexer.generation import SECTION_BOOST
+from service.config import Settings
 from service.retrieval.plan import Facet, Form, QueryPlan
 
 
@@ -223,7 +223,7 @@ BACKEND_SETTING = "REFEREE_SEARCH_BACKEND"
 
 def backend(name: str | None = None) -> str:
     """The search backend: ``name``, else $REFEREE_SEARCH_BACKEND, else whoosh; ValueError for another."""
-    chosen = (name if name is not None else os.environ.get(BACKEND_SETTING, "")).strip().lower() or "whoosh"
+    chosen = (name if name is not None else Settings.read().search_backend).strip().lower() or "whoosh"
     if chosen not in BACKENDS:
         raise ValueError(f"{BACKEND_SETTING}={chosen!r} is not a search backend: use one of {', '.join(BACKENDS)}")
     return chosen
