@@ -145,7 +145,8 @@ class ChineseTokenizer(Tokenizer):
             if not _WORD.search(word):
                 continue
             word = word.lower()
-            if word in self.stoplist:
+            stopped = word in self.stoplist
+            if stopped and removestops:
                 continue
             parts = [(word, start, end)]
             if subwords and len(word) > 2:
@@ -159,7 +160,7 @@ class ChineseTokenizer(Tokenizer):
             for text, s, e in parts:
                 token.text = text
                 token.boost = 1.0
-                token.stopped = False
+                token.stopped = stopped
                 if keeporiginal:
                     token.original = value[s:e]
                 if positions:
@@ -194,14 +195,6 @@ def analyzer(lang: str) -> Analyzer:
     )
 
 
-@lru_cache(maxsize=None)
-def _unstopped_analyzer(lang: str) -> Analyzer:
-    """Like ``analyzer`` but keeping stop words: concept forms such as "how many" are made of them."""
-    if lang == "zh":
-        return ChineseTokenizer(stoplist=frozenset())
-    return RegexTokenizer(r"\w+") | LowercaseFilter() | CharsetFilter(accent_map) | StemFilter(lang=lang, cachesize=50000)
-
-
 @dataclass(frozen=True)
 class Word:
     """One word of a text: its stem as indexed, where it stands, and whether it is a stop word."""
@@ -213,13 +206,13 @@ class Word:
 
 
 def words(lang: str, text: str) -> list[Word]:
-    """Every word of ``text`` in order, stop words included and flagged."""
+    """Every word of ``text`` in order, stop words included and flagged: the analyzer's own chain,
+    asked (Whoosh's way) to mark its stop words instead of dropping them. A stop word keeps its
+    folded form (stemmers leave stop words alone); a word whose stem is a stop word is one too."""
     stops = _ZH_STOPWORDS if lang == "zh" else stoplist(lang)
-    found = []
-    for token in _unstopped_analyzer(lang)(text, chars=True, mode="query"):
-        surface = fold(text[token.startchar : token.endchar])
-        found.append(Word(token.text, token.startchar, token.endchar, surface in stops or token.text in stops))
-    return found
+    return [Word(token.text, token.startchar, token.endchar,
+                 token.stopped or token.text in stops or fold(text[token.startchar:token.endchar]) in stops)
+            for token in analyzer(lang)(text, chars=True, mode="query", removestops=False)]
 
 
 def terms(lang: str, text: str, mode: str = "query") -> list[str]:
