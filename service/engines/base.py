@@ -172,12 +172,29 @@ def _citations(entry: dict) -> tuple[Citation, ...]:
     return tuple(Citation(c["passage"], c["quote"]) for c in entry["citations"])
 
 
-def load_rules(game: str, checks: dict[str, Callable[[Any, Any], Iterable[dict]]]) -> tuple[Rule, ...]:
-    """The game's rules, in the order of its data file, each bound by code to its check function.
+def rule(code: str):
+    """Binds a check function to the rule it checks, by the rule's stable code in rules/<game>.yaml:
+    ``@rule("mamma-mia/turn.same-kind")`` above the function."""
+    def bind(check):
+        check.code = code
+        return check
+    return bind
+
+
+def load_rules(game: str, module: dict[str, Any]) -> tuple[Rule, ...]:
+    """The game's rules, in the order of its data file, each with the check function of ``module``
+    (a module's ``globals()``) that ``@rule`` binds to its code.
 
     Every code of the file needs a check and every check a code: a rule cannot go unchecked, nor
     a check go without its words.
     """
+    checks: dict[str, Callable[[Any, Any], Iterable[dict]]] = {}
+    for value in module.values():
+        code = getattr(value, "code", None) if callable(value) else None
+        if isinstance(code, str):
+            if code in checks and checks[code] is not value:
+                raise ValueError(f"{game}: two checks for {code}: {checks[code].__name__} and {value.__name__}")
+            checks[code] = value
     entries = _rule_data(game)["rules"]
     codes = [e["code"] for e in entries]
     if set(codes) != set(checks) or len(codes) != len(set(codes)):

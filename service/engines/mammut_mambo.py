@@ -39,6 +39,7 @@ from service.engines.base import (
     player_index,
     load_mistakes,
     load_rules,
+    rule,
     nothing,
     starting_player,
 )
@@ -148,26 +149,31 @@ def _phase(state, move, phase, kind):
     return state["phase"] == phase and move["kind"] == kind
 
 
+@rule("mammut-mambo/game.over")
 def check_game_over(state, move):
     if state["phase"] == "over":
         yield {}
 
 
+@rule("mammut-mambo/phase.judge-first")
 def check_judge_first(state, move):
     if state["phase"] in ("dance", "hunt") and move["kind"] != state["phase"]:
         yield {"due": state["phase"]}
 
 
+@rule("mammut-mambo/phase.nothing-to-judge")
 def check_nothing_to_judge(state, move):
     if state["phase"] == "turn" and move["kind"] in ("dance", "hunt"):
         yield {"kind": move["kind"]}
 
 
+@rule("mammut-mambo/turn.out-of-turn")
 def check_out_of_turn(state, move):
     if _phase(state, move, "turn", "turn") and move.get("player") is not None and move["player"] != state["turn"]:
         yield {"player": move["player"], "turn": state["turn"]}
 
 
+@rule("mammut-mambo/penalty.surplus")
 def check_surplus(state, move):
     if not _phase(state, move, "dance", "dance"):
         return
@@ -179,11 +185,13 @@ def check_surplus(state, move):
         yield {"count": left_over, "erring": ", ".join(map(str, errs)) or nothing, "given": ", ".join(map(str, given)) or nothing}
 
 
+@rule("mammut-mambo/hunt.one-mammoth-each")
 def check_one_empty_handed(state, move):
     if _phase(state, move, "hunt", "hunt") and move["pink"] == move["empty_handed"]:
         yield {"player": move["pink"]}
 
 
+@rule("mammut-mambo/hunt.gifts")
 def check_gifts(state, move):
     if not _phase(state, move, "hunt", "hunt"):
         return
@@ -201,15 +209,7 @@ def _pile_after_hunt(state, move, player) -> int:
 
 
 SCORING = load_scoring(GAME)  # who wins: rules/mammut-mambo.yaml, "scoring"
-RULES = load_rules(GAME, {  # the prose of each rule: rules/mammut-mambo.yaml
-    "mammut-mambo/game.over": check_game_over,
-    "mammut-mambo/phase.judge-first": check_judge_first,
-    "mammut-mambo/phase.nothing-to-judge": check_nothing_to_judge,
-    "mammut-mambo/turn.out-of-turn": check_out_of_turn,
-    "mammut-mambo/penalty.surplus": check_surplus,
-    "mammut-mambo/hunt.one-mammoth-each": check_one_empty_handed,
-    "mammut-mambo/hunt.gifts": check_gifts,
-})
+RULES = load_rules(GAME, globals())  # each check's prose: rules/<game>.yaml, bound by @rule
 
 
 # ---- moves --------------------------------------------------------------------------------------

@@ -43,6 +43,7 @@ from service.engines.base import (
     is_whole,
     move_head,
     load_rules,
+    rule,
     nothing,
     starting_player,
 )
@@ -59,9 +60,9 @@ TARGET = 100  # game-end.1: "Whoever reaches 100 points first wins the game."
 KINDS = ("plus", "minus", "tim", "benny")
 PHASES = ("play", "mommen", "over")
 RULESETS = ("round-of-turns", "scoring-round")  # swap.1 "once per round": the default first
-MOVE_KINDS = ("swap", "benny", "tim", "respond", "exchange-table", "pass")
 MOVE_FIELDS = {"swap": ("give", "take"), "benny": ("card",), "tim": ("card",), "respond": ("give", "take"),
-               "exchange-table": (), "pass": ()}  # fields a kind cannot do without
+               "exchange-table": (), "pass": ()}  # each move kind, and the fields it cannot do without
+MOVE_KINDS = tuple(MOVE_FIELDS)
 COLOURS = ("red", "yellow", "green", "blue")  # the default deck's; the summary names none
 
 
@@ -111,21 +112,25 @@ def _playing(state, move, *kinds):
     return state["phase"] == "play" and move["kind"] in kinds
 
 
+@rule("moemmen/game.over")
 def check_game_over(state, move):
     if state["phase"] == "over":
         yield {}
 
 
+@rule("moemmen/mommen.answer-first")
 def check_answer_first(state, move):
     if state["phase"] == "mommen" and move["kind"] != "respond":
         yield {"player": state["mommen"]["pending"][0]}
 
 
+@rule("moemmen/mommen.none-called")
 def check_no_mommen(state, move):
     if state["phase"] == "play" and move["kind"] == "respond":
         yield {}
 
 
+@rule("moemmen/turn.out-of-turn")
 def check_out_of_turn(state, move):
     if move.get("player") is None or state["phase"] == "over":
         return
@@ -134,6 +139,7 @@ def check_out_of_turn(state, move):
         yield {"player": move["player"], "due": due}
 
 
+@rule("moemmen/swap.once-per-scoring-round")
 def check_swap_once_per_scoring_round(state, move):
     """swap.1, read as the scoring round (ruleset scoring-round): one swap per player per round."""
     if _playing(state, move, "swap") and state.get("ruleset") == "scoring-round" and state["turn"] in state.get("swapped", []):
@@ -144,6 +150,7 @@ def _mover(state):
     return state["mommen"]["pending"][0] if state["phase"] == "mommen" else state["turn"]
 
 
+@rule("moemmen/card.in-hand")
 def check_in_hand(state, move):
     if state["phase"] == "over":
         return
@@ -154,21 +161,25 @@ def check_in_hand(state, move):
             yield {"card": move[field]}
 
 
+@rule("moemmen/card.on-table")
 def check_on_table(state, move):
     if state["phase"] != "over" and move.get("take") is not None and move["take"] not in state["table"]:
         yield {"card": move["take"]}
 
 
+@rule("moemmen/benny.card")
 def check_benny_card(state, move):
     if _playing(state, move, "benny") and move["card"] in state["cards"] and card(state, move["card"])["kind"] != "benny":
         yield {"card": move["card"]}
 
 
+@rule("moemmen/tim.card")
 def check_tim_card(state, move):
     if _playing(state, move, "tim") and move["card"] in state["cards"] and card(state, move["card"])["kind"] != "tim":
         yield {"card": move["card"]}
 
 
+@rule("moemmen/tim.needs-minus")
 def check_tim_needs_minus(state, move):
     if _playing(state, move, "tim") and not minus_on_table(state):
         gives_minus = move.get("give") is not None and card(state, move["give"])["kind"] == "minus"
@@ -187,6 +198,7 @@ def hand_after_tim(state, tim: str) -> list[str]:
     return hand
 
 
+@rule("moemmen/tim.exchange")
 def check_tim_exchange(state, move):
     if not _playing(state, move, "tim"):
         return
@@ -203,40 +215,28 @@ def check_tim_exchange(state, move):
         yield {"give": give, "take": take}
 
 
+@rule("moemmen/mommen.take-minus")
 def check_answer_takes_minus(state, move):
     if state["phase"] == "mommen" and move["kind"] == "respond" and move["take"] in state["table"]:
         if card(state, move["take"])["kind"] != "minus":
             yield {"card": move["take"]}
 
 
+@rule("moemmen/mommen.no-minus-down")
 def check_answer_gives(state, move):
     if state["phase"] == "mommen" and move["kind"] == "respond" and move["give"] in state["cards"]:
         if card(state, move["give"])["kind"] == "minus":
             yield {"card": move["give"]}
 
 
+@rule("moemmen/table-exchange.three-minus")
 def check_table_exchange(state, move):
     if _playing(state, move, "exchange-table") and len(minus_on_table(state)) < MINUS_TO_EXCHANGE:
         yield {"minus": len(minus_on_table(state))}
 
 
 SCORING = load_scoring(GAME)  # who wins: rules/moemmen.yaml, "scoring"
-RULES = load_rules(GAME, {  # the prose of each rule: rules/moemmen.yaml
-    "moemmen/game.over": check_game_over,
-    "moemmen/mommen.answer-first": check_answer_first,
-    "moemmen/mommen.none-called": check_no_mommen,
-    "moemmen/turn.out-of-turn": check_out_of_turn,
-    "moemmen/swap.once-per-scoring-round": check_swap_once_per_scoring_round,
-    "moemmen/card.in-hand": check_in_hand,
-    "moemmen/card.on-table": check_on_table,
-    "moemmen/benny.card": check_benny_card,
-    "moemmen/tim.card": check_tim_card,
-    "moemmen/tim.needs-minus": check_tim_needs_minus,
-    "moemmen/tim.exchange": check_tim_exchange,
-    "moemmen/mommen.take-minus": check_answer_takes_minus,
-    "moemmen/mommen.no-minus-down": check_answer_gives,
-    "moemmen/table-exchange.three-minus": check_table_exchange,
-})
+RULES = load_rules(GAME, globals())  # each check's prose: rules/<game>.yaml, bound by @rule
 
 
 # ---- moves --------------------------------------------------------------------------------------

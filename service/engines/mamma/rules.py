@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from service.engines.base import (
     load_rules,
+    rule,
     load_scoring,
 )
 from service.engines.mamma.board import (
@@ -72,26 +73,31 @@ def _turn_move(state, move, *kinds):
     return state["phase"] in ("play", "dinner") and move["kind"] in kinds
 
 
+@rule("mamma/game.over")
 def check_game_over(state, move):
     if state["phase"] == "over":
         yield {}
 
 
+@rule("mamma/turn.out-of-turn")
 def check_out_of_turn(state, move):
     if move.get("player") is not None and state["phase"] != "over" and move["player"] != due_player(state):
         yield {"player": move["player"], "due": due_player(state)}
 
 
+@rule("mamma/turn.not-now")
 def check_not_now(state, move):
     if state["phase"] != "over" and move["kind"] not in PHASE_MOVES[state["phase"]]:
         yield {"kind": move["kind"], "expected": ", ".join(PHASE_MOVES[state["phase"]])}
 
 
+@rule("mamma/wc.leave-first")
 def check_leave_wc_first(state, move):
     if state["phase"] == "play" and state["turn_state"]["wc_exit_due"] and move["kind"] != "leave-wc":
         yield {"character": state["wc"]["occupant"]}
 
 
+@rule("mamma/wc.not-due")
 @moves("leave-wc")
 def check_leave_wc_not_due(state, move):
     if _turn_move(state, move, "leave-wc") and not state["turn_state"]["wc_exit_due"]:
@@ -107,27 +113,32 @@ def _ends_movement(state, move) -> bool:
     return move["kind"] in ENDS_MOVEMENT
 
 
+@rule("mamma/ingredients.must-buy")
 def check_must_buy(state, move):
     if purchase_due(state) and _ends_movement(state, move) and move["kind"] not in ("buy", "release"):
         yield {"character": mover(state), "ingredients": ", ".join(affordable_next_to(state, mover(state)))}
 
 
+@rule("mamma/hospital.release-due")
 def check_release_due(state, move):
     if release_due(state) and _ends_movement(state, move) and move["kind"] not in ("buy", "release"):
         yield {"character": hospital_patient(state)}
 
 
+@rule("mamma/move.end-empty")
 def check_end_empty(state, move):
     if stuck_on_occupied(state) and (_ends_movement(state, move) or move["kind"] in ("buy", "release")):
         yield {"piece": mover(state), "space": space_of(state, mover(state))}
 
 
+@rule("mamma/move.nothing-moving")
 @moves("stop")
 def check_nothing_moving(state, move):
     if _turn_move(state, move, "stop") and not moving(state):
         yield {}
 
 
+@rule("mamma/cards.after-money")
 @moves("play", "move", "taxi", "bus", "discard")
 def check_after_money(state, move):
     if (_turn_move(state, move, "play", "move", "taxi", "bus", "discard") and state["turn_state"]["money_placed"]):
@@ -144,6 +155,7 @@ def _cards_named(move) -> list[str]:
     return list(move["cards"]) if move["kind"] == "discard" else []
 
 
+@rule("mamma/cards.in-hand")
 @moves("play", "money", "discard")
 def check_in_hand(state, move):
     if _turn_move(state, move, "play", "money", "discard"):
@@ -152,6 +164,7 @@ def check_in_hand(state, move):
                 yield {"card": cid}
 
 
+@rule("mamma/cards.wrong-kind")
 @moves("play", "money")
 def check_card_kind(state, move):
     wanted = {"play": "movement", "money": "money"}.get(move["kind"])
@@ -159,6 +172,7 @@ def check_card_kind(state, move):
         yield {"card": move["card"], "wanted": wanted}
 
 
+@rule("mamma/cards.deck-empty")
 @moves("take", "end-turn")
 def check_deck_empty(state, move):
     if state["phase"] == "draft" and move["kind"] == "take" and not state["decks"][move["deck"]]:
@@ -169,6 +183,7 @@ def check_deck_empty(state, move):
                 yield {"deck": deck}
 
 
+@rule("mamma/turn.discard-three")
 @moves("discard", "play", "money")
 def check_discard_three(state, move):
     t = state["turn_state"]
@@ -178,6 +193,7 @@ def check_discard_three(state, move):
         yield {"count": t["discarded"], "played": t["played"]}
 
 
+@rule("mamma/dinner.three-cards")
 @moves("play", "money", "discard")
 def check_dinner_three_cards(state, move):
     if state["phase"] == "dinner" and move["kind"] in ("play", "money", "discard"):
@@ -187,12 +203,14 @@ def check_dinner_three_cards(state, move):
             yield {"count": t["played"] + t["discarded"] + adding}
 
 
+@rule("mamma/grandma.bus-missed")
 @moves("play", "money")
 def check_bus_missed(state, move):
     if _turn_move(state, move, "play", "money") and state["turn_state"]["bus_missed"]:
         yield {}
 
 
+@rule("mamma/turn.turn-over")
 @moves("discard")
 def check_turn_over(state, move):
     if _turn_move(state, move, "discard") and move["turn_over"] is not None:
@@ -200,6 +218,7 @@ def check_turn_over(state, move):
             yield {"card": move["turn_over"]}
 
 
+@rule("mamma/guests.once")
 @moves("guests")
 def check_guests_once(state, move):
     if move["kind"] == "guests" and state["phase"] in ("play", "dinner-guests"):
@@ -207,12 +226,14 @@ def check_guests_once(state, move):
             yield {"player": state["turn"]}
 
 
+@rule("mamma/guests.none-left")
 @moves("guests")
 def check_guests_none_left(state, move):
     if move["kind"] == "guests" and state["phase"] in ("play", "dinner-guests") and not state["guests"]:
         yield {}
 
 
+@rule("mamma/guests.has-one")
 @moves("guests")
 def check_guests_has_one(state, move):
     if move["kind"] == "guests" and state["phase"] in ("play", "dinner-guests"):
@@ -224,18 +245,21 @@ def _stepping(state, move):
     return _turn_move(state, move, "move")
 
 
+@rule("mamma/move.bought")
 @moves("move")
 def check_frozen(state, move):
     if _stepping(state, move) and move["piece"] in state["turn_state"]["bought"]:
         yield {"character": move["piece"]}
 
 
+@rule("mamma/move.out-of-play")
 @moves("move")
 def check_cannot_move(state, move):
     if _stepping(state, move) and state["pieces"][move["piece"]] in ("wc", "hospital", "seated", "off"):
         yield {"piece": move["piece"], "place": state["pieces"][move["piece"]]}
 
 
+@rule("mamma/move.not-next")
 @moves("move")
 def check_not_next(state, move):
     if _stepping(state, move) and state["pieces"][move["piece"]] not in ("wc", "hospital", "seated", "off"):
@@ -248,12 +272,14 @@ def _step_on_space(state, move) -> bool:
             and move["to"] in reachable(state, move["piece"]))
 
 
+@rule("mamma/move.streets")
 @moves("move")
 def check_walk_on_streets(state, move):
     if _step_on_space(state, move) and face(state, move["to"]) not in WALKABLE:
         yield {"to": move["to"], "card": face(state, move["to"])}
 
 
+@rule("mamma/move.crossed-twice")
 @moves("move")
 def check_crossed_twice(state, move):
     m = moving(state)
@@ -261,12 +287,14 @@ def check_crossed_twice(state, move):
         yield {"to": move["to"]}
 
 
+@rule("mamma/move.traffic")
 @moves("move")
 def check_traffic(state, move):
     if _step_on_space(state, move) and standing_on(state, move["to"], but=move["piece"]) in TRAFFIC:
         yield {"to": move["to"]}
 
 
+@rule("mamma/move.mp")
 @moves("move")
 def check_mp(state, move):
     if _stepping(state, move) and move["to"] in reachable(state, move["piece"]):
@@ -275,6 +303,7 @@ def check_mp(state, move):
             yield {"cost": cost, "mp": mp_left(state, move["piece"])}
 
 
+@rule("mamma/move.no-way-on")
 @moves("move")
 def check_no_way_on(state, move):
     if (_step_on_space(state, move) and face(state, move["to"]) in WALKABLE and not _runs_over(state, move)
@@ -283,30 +312,35 @@ def check_no_way_on(state, move):
         yield {"to": move["to"]}
 
 
+@rule("mamma/bench.occupied")
 @moves("move")
 def check_bench_occupied(state, move):
     if _stepping(state, move) and move["to"] == "bench" and any(state["pieces"][c] == "bench" for c in CHARACTERS):
         yield {}
 
 
+@rule("mamma/wc.closed")
 @moves("move")
 def check_wc_closed(state, move):
     if _stepping(state, move) and move["to"] == "wc" and in_dinner(state):
         yield {}
 
 
+@rule("mamma/wc.occupied")
 @moves("move")
 def check_wc_occupied(state, move):
     if _stepping(state, move) and move["to"] == "wc" and state["wc"]["occupant"] is not None:
         yield {"character": state["wc"]["occupant"]}
 
 
+@rule("mamma/wc.twice")
 @moves("move")
 def check_wc_twice(state, move):
     if _stepping(state, move) and move["to"] == "wc" and state["wc"]["last"] == move["piece"]:
         yield {"character": move["piece"]}
 
 
+@rule("mamma/steal.nothing-crossed")
 @moves("move")
 def check_steal_nothing_crossed(state, move):
     if _stepping(state, move) and move["steal"] is not None:
@@ -314,6 +348,7 @@ def check_steal_nothing_crossed(state, move):
             yield {}
 
 
+@rule("mamma/steal.son")
 @moves("move")
 def check_steal_son(state, move):
     if _stepping(state, move) and move["steal"] is not None and move["piece"] == "son":
@@ -326,6 +361,7 @@ def _steal_victim(state, move):
     return None
 
 
+@rule("mamma/steal.not-older")
 @moves("move")
 def check_steal_not_older(state, move):
     victim = _steal_victim(state, move)
@@ -333,6 +369,7 @@ def check_steal_not_older(state, move):
         yield {"character": move["piece"], "victim": victim}
 
 
+@rule("mamma/steal.card")
 @moves("move")
 def check_steal_card(state, move):
     victim = _steal_victim(state, move)
@@ -340,6 +377,7 @@ def check_steal_card(state, move):
         yield {"card": move["steal"], "victim": victim}
 
 
+@rule("mamma/grandpa.child-steal")
 @moves("move")
 def check_child_steal(state, move):
     victim = _steal_victim(state, move)
@@ -348,6 +386,7 @@ def check_child_steal(state, move):
             yield {"card": move["steal"]}
 
 
+@rule("mamma/son.arcade")
 @moves("move")
 def check_arcade(state, move):
     if _stepping(state, move) and move["arcade"]:
@@ -363,6 +402,7 @@ def _runs_over(state, move) -> str | None:
     return None
 
 
+@rule("mamma/schoolbus.lost-ingredients")
 @moves("move")
 def check_lost_ingredients(state, move):
     if not _stepping(state, move):
@@ -393,6 +433,7 @@ def _exit_spaces(state, move) -> tuple[list[str] | None, str | None]:
     return None, None
 
 
+@rule("mamma/move.exit-space")
 @moves("leave-wc", "release", "bus", "move")
 def check_exit_space(state, move):
     if state["phase"] not in ("play", "dinner"):
@@ -404,6 +445,7 @@ def check_exit_space(state, move):
         yield {"space": move["release_to"], "spaces": "-"}
 
 
+@rule("mamma/ingredients.no-purchase")
 @moves("buy")
 def check_no_purchase(state, move):
     if _turn_move(state, move, "buy"):
@@ -419,6 +461,7 @@ def _buying(state, move) -> str | None:
     return None
 
 
+@rule("mamma/ingredients.payment")
 @moves("buy")
 def check_payment(state, move):
     buyer = _buying(state, move)
@@ -431,6 +474,7 @@ def check_payment(state, move):
         yield {"cost": cost, "paid": total}
 
 
+@rule("mamma/ingredients.placement")
 @moves("buy")
 def check_placement(state, move):
     buyer = _buying(state, move)
@@ -461,12 +505,14 @@ def _placements(state, buyer, ingredient) -> list[str]:
     return _memo(state, ("placements", buyer, ingredient), work)
 
 
+@rule("mamma/hospital.no-release")
 @moves("release")
 def check_no_release(state, move):
     if _turn_move(state, move, "release") and not release_due(state):
         yield {}
 
 
+@rule("mamma/wife.taxi")
 @moves("taxi")
 def check_taxi(state, move):
     if _turn_move(state, move, "taxi"):
@@ -492,6 +538,7 @@ def _bus_hits(state, number) -> bool:
     return bool(state["bus_deck"]) and state["cards"][state["bus_deck"][0]]["number"] == number
 
 
+@rule("mamma/grandma.bus")
 @moves("bus")
 def check_bus(state, move):
     if _turn_move(state, move, "bus") and not _bus_ok(state, move):
@@ -502,12 +549,14 @@ def _placing_money(state, move):
     return _turn_move(state, move, "money") and move["card"] in _hand(state) and kind(state, move["card"]) == "money"
 
 
+@rule("mamma/dinner.seated-no-money")
 @moves("money")
 def check_seated_no_money(state, move):
     if _placing_money(state, move) and state["pieces"][move["character"]] == "seated":
         yield {"character": move["character"]}
 
 
+@rule("mamma/money.limit")
 @moves("money")
 def check_money_limit(state, move):
     if _placing_money(state, move) and move["replace"] is None:
@@ -515,6 +564,7 @@ def check_money_limit(state, move):
             yield {"character": move["character"], "limit": money_limit(state, move["character"])}
 
 
+@rule("mamma/money.replace")
 @moves("money")
 def check_money_replace(state, move):
     if _placing_money(state, move) and move["replace"] is not None:
@@ -524,6 +574,7 @@ def check_money_replace(state, move):
             yield {"card": move["replace"]}
 
 
+@rule("mamma/turn.take")
 @moves("end-turn")
 def check_take(state, move):
     if _turn_move(state, move, "end-turn"):
@@ -533,12 +584,14 @@ def check_take(state, move):
             yield {"taken": taken, "low": low, "high": high}
 
 
+@rule("mamma/turn.hand-limit")
 @moves("end-turn")
 def check_hand_limit(state, move):
     if _turn_move(state, move, "end-turn") and len(_hand(state)) + move["movement"] + move["money"] > HAND_LIMIT:
         yield {"hand": len(_hand(state)) + move["movement"] + move["money"]}
 
 
+@rule("mamma/dinner.place")
 @moves("place")
 def check_dinner_place(state, move):
     if state["phase"] == "dinner-placing" and move["kind"] == "place":
@@ -546,6 +599,7 @@ def check_dinner_place(state, move):
             yield {"character": move["character"], "spaces": ", ".join(placing_column(state)) or "-"}
 
 
+@rule("mamma/dinner.last-two")
 @moves("last-seats")
 def check_last_two(state, move):
     if state["phase"] == "last-seats" and move["kind"] == "last-seats":
@@ -555,59 +609,5 @@ def check_last_two(state, move):
 
 
 SCORING = load_scoring(GAME)
-RULES = load_rules(GAME, {  # the prose of each rule: rules/mamma.yaml
-    "mamma/game.over": check_game_over,
-    "mamma/turn.out-of-turn": check_out_of_turn,
-    "mamma/turn.not-now": check_not_now,
-    "mamma/wc.leave-first": check_leave_wc_first,
-    "mamma/wc.not-due": check_leave_wc_not_due,
-    "mamma/ingredients.must-buy": check_must_buy,
-    "mamma/hospital.release-due": check_release_due,
-    "mamma/move.end-empty": check_end_empty,
-    "mamma/move.nothing-moving": check_nothing_moving,
-    "mamma/cards.after-money": check_after_money,
-    "mamma/cards.in-hand": check_in_hand,
-    "mamma/cards.wrong-kind": check_card_kind,
-    "mamma/cards.deck-empty": check_deck_empty,
-    "mamma/turn.discard-three": check_discard_three,
-    "mamma/dinner.three-cards": check_dinner_three_cards,
-    "mamma/grandma.bus-missed": check_bus_missed,
-    "mamma/turn.turn-over": check_turn_over,
-    "mamma/guests.once": check_guests_once,
-    "mamma/guests.none-left": check_guests_none_left,
-    "mamma/guests.has-one": check_guests_has_one,
-    "mamma/move.bought": check_frozen,
-    "mamma/move.out-of-play": check_cannot_move,
-    "mamma/move.not-next": check_not_next,
-    "mamma/move.streets": check_walk_on_streets,
-    "mamma/move.crossed-twice": check_crossed_twice,
-    "mamma/move.traffic": check_traffic,
-    "mamma/move.mp": check_mp,
-    "mamma/move.no-way-on": check_no_way_on,
-    "mamma/bench.occupied": check_bench_occupied,
-    "mamma/wc.closed": check_wc_closed,
-    "mamma/wc.occupied": check_wc_occupied,
-    "mamma/wc.twice": check_wc_twice,
-    "mamma/steal.nothing-crossed": check_steal_nothing_crossed,
-    "mamma/steal.son": check_steal_son,
-    "mamma/steal.not-older": check_steal_not_older,
-    "mamma/steal.card": check_steal_card,
-    "mamma/grandpa.child-steal": check_child_steal,
-    "mamma/son.arcade": check_arcade,
-    "mamma/schoolbus.lost-ingredients": check_lost_ingredients,
-    "mamma/move.exit-space": check_exit_space,
-    "mamma/ingredients.no-purchase": check_no_purchase,
-    "mamma/ingredients.payment": check_payment,
-    "mamma/ingredients.placement": check_placement,
-    "mamma/hospital.no-release": check_no_release,
-    "mamma/wife.taxi": check_taxi,
-    "mamma/grandma.bus": check_bus,
-    "mamma/dinner.seated-no-money": check_seated_no_money,
-    "mamma/money.limit": check_money_limit,
-    "mamma/money.replace": check_money_replace,
-    "mamma/turn.take": check_take,
-    "mamma/turn.hand-limit": check_hand_limit,
-    "mamma/dinner.place": check_dinner_place,
-    "mamma/dinner.last-two": check_last_two,
-})
+RULES = load_rules(GAME, globals())  # each check's prose: rules/<game>.yaml, bound by @rule
 RULES_FOR = {k: tuple(r for r in RULES if k in getattr(r.check, "kinds", MOVE_KINDS)) for k in MOVE_KINDS}

@@ -8,6 +8,7 @@ from collections import Counter
 
 from service.engines.base import (
     load_rules,
+    rule,
     load_scoring,
     nothing,
 )
@@ -47,32 +48,38 @@ def _hand_after(state, move) -> int:
     return hand_size(player) - played
 
 
+@rule("mamma-mia/game.over")
 def check_game_over(state, move):
     if state["phase"] == "over":
         yield {}
 
 
+@rule("mamma-mia/phase.opening")
 def check_phase_opening(state, move):
     if state["phase"] == "oven" and move["kind"] in ("turn", "pass"):
         yield {}
 
 
+@rule("mamma-mia/phase.playing")
 def check_phase_playing(state, move):
     if state["phase"] == "play" and move["kind"] in ("serve", "fail"):
         yield {}
 
 
+@rule("mamma-mia/turn.out-of-turn")
 def check_out_of_turn(state, move):
     if _playing(state, move) and move.get("player") is not None and move["player"] != state["turn"]:
         yield {"player": move["player"], "turn": state["turn"]}
 
 
+@rule("mamma-mia/turn.ingredient-required")
 def check_ingredient_required(state, move):
     if _playing(state, move) and move["kind"] == "turn" and not sum(move["ingredients"].values()):
         held = sum(state["players"][state["turn"]]["hand"]["ingredients"].values())
         yield {"held": held}
 
 
+@rule("mamma-mia/turn.same-kind")
 def check_same_kind(state, move):
     if _playing(state, move) and move["kind"] == "turn":
         played = {k: n for k, n in move["ingredients"].items() if n}
@@ -80,6 +87,7 @@ def check_same_kind(state, move):
             yield {"played": ingredient_list(played)}
 
 
+@rule("mamma-mia/turn.ingredients-in-hand")
 def check_ingredients_in_hand(state, move):
     if _playing(state, move) and move["kind"] == "turn":
         hand = state["players"][state["turn"]]["hand"]["ingredients"]
@@ -88,11 +96,13 @@ def check_ingredients_in_hand(state, move):
                 yield {"played": ingredient_list({kind: n}), "held": hand[kind]}
 
 
+@rule("mamma-mia/turn.one-order")
 def check_one_order(state, move):
     if _playing(state, move) and move["kind"] == "turn" and len(move["orders"]) > 1:
         yield {"count": len(move["orders"])}
 
 
+@rule("mamma-mia/turn.order-in-hand")
 def check_order_in_hand(state, move):
     if _playing(state, move):
         hand = state["players"][state["turn"]]["hand"]["orders"]
@@ -101,11 +111,13 @@ def check_order_in_hand(state, move):
                 yield {"order": order_id}
 
 
+@rule("mamma-mia/turn.order-after-ingredients")
 def check_order_after_ingredients(state, move):
     if _playing(state, move) and move["kind"] == "turn" and move["orders"] and not sum(move["ingredients"].values()):
         yield {}
 
 
+@rule("mamma-mia/pass.holding-ingredients")
 def check_pass_holding_ingredients(state, move):
     if _playing(state, move) and move["kind"] == "pass":
         held = sum(state["players"][state["turn"]]["hand"]["ingredients"].values())
@@ -113,16 +125,19 @@ def check_pass_holding_ingredients(state, move):
             yield {"held": held}
 
 
+@rule("mamma-mia/pass.no-order")
 def check_pass_no_order(state, move):
     if _playing(state, move) and move["kind"] == "pass" and move["orders"]:
         yield {}
 
 
+@rule("mamma-mia/refill.one-pile")
 def check_refill_one_pile(state, move):
     if _playing(state, move) and len(move["draw"]) > 1:
         yield {}
 
 
+@rule("mamma-mia/refill.to-seven")
 def check_refill_to_seven(state, move):
     if not _playing(state, move) or len(move["draw"]) > 1:
         return
@@ -142,11 +157,13 @@ def _current(state, move):
     return state["opening"]["order"] if state.get("opening") else None
 
 
+@rule("mamma-mia/oven.wrong-order")
 def check_oven_wrong_order(state, move):
     if _opening(state, move) and move["order"] != _current(state, move):
         yield {"order": move["order"], "current": _current(state, move)}
 
 
+@rule("mamma-mia/oven.not-owner")
 def check_oven_not_owner(state, move):
     if _opening(state, move) and move.get("player") is not None:
         expected = owner(state, _current(state, move))
@@ -158,6 +175,7 @@ def _serving(state, move):
     return _opening(state, move) and move["kind"] == "serve" and move["order"] == _current(state, move)
 
 
+@rule("mamma-mia/oven.ingredient-choice")
 def check_ingredient_choice(state, move):
     if _serving(state, move):
         card = state["orders"][move["order"]]
@@ -168,6 +186,7 @@ def check_ingredient_choice(state, move):
             yield {"pizza": card["kind"], "needs": False}
 
 
+@rule("mamma-mia/oven.monotoni-other")
 def check_monotoni_other(state, move):
     if _serving(state, move):
         card = state["orders"][move["order"]]
@@ -175,6 +194,7 @@ def check_monotoni_other(state, move):
             yield {"ingredient": ingredient(card["ingredient"])}
 
 
+@rule("mamma-mia/oven.minimale-fewest")
 def check_minimale_fewest(state, move):
     if _serving(state, move):
         card = state["orders"][move["order"]]
@@ -188,6 +208,7 @@ def check_minimale_fewest(state, move):
                 }
 
 
+@rule("mamma-mia/oven.hand-ingredients")
 def check_hand_ingredients(state, move):
     if _serving(state, move):
         hand = state["players"][owner(state, move["order"])]["hand"]["ingredients"]
@@ -205,6 +226,7 @@ def _valid_choice(state, move) -> bool:
     return move["ingredient"] is None
 
 
+@rule("mamma-mia/oven.missing-ingredients")
 def check_missing_ingredients(state, move):
     if _serving(state, move) and _valid_choice(state, move):
         card = state["orders"][move["order"]]
@@ -214,6 +236,7 @@ def check_missing_ingredients(state, move):
                 yield {"missing": ingredient_list(dict(short))}
 
 
+@rule("mamma-mia/oven.bombastica-fifteen")
 def check_bombastica_fifteen(state, move):
     if _serving(state, move):
         card = state["orders"][move["order"]]
@@ -222,6 +245,7 @@ def check_bombastica_fifteen(state, move):
             yield {"total": total}
 
 
+@rule("mamma-mia/oven.hand-only-what-is-missing")
 def check_hand_only_what_is_missing(state, move):
     if _serving(state, move) and _valid_choice(state, move) and move["from_hand"]:
         card = state["orders"][move["order"]]
@@ -236,6 +260,7 @@ def check_hand_only_what_is_missing(state, move):
                 yield {"given": ingredient_list(dict(extra))}
 
 
+@rule("mamma-mia/oven.must-serve")
 def check_must_serve(state, move):
     if _opening(state, move) and move["kind"] == "fail" and move["order"] == _current(state, move):
         if table_serves(state, state["orders"][move["order"]]):
@@ -243,29 +268,4 @@ def check_must_serve(state, move):
 
 
 SCORING = load_scoring(GAME)  # who wins: rules/mamma-mia.yaml, "scoring"
-RULES = load_rules(GAME, {  # the prose of each rule: rules/mamma-mia.yaml
-    "mamma-mia/game.over": check_game_over,
-    "mamma-mia/phase.opening": check_phase_opening,
-    "mamma-mia/phase.playing": check_phase_playing,
-    "mamma-mia/turn.out-of-turn": check_out_of_turn,
-    "mamma-mia/turn.ingredient-required": check_ingredient_required,
-    "mamma-mia/turn.same-kind": check_same_kind,
-    "mamma-mia/turn.ingredients-in-hand": check_ingredients_in_hand,
-    "mamma-mia/turn.one-order": check_one_order,
-    "mamma-mia/turn.order-in-hand": check_order_in_hand,
-    "mamma-mia/turn.order-after-ingredients": check_order_after_ingredients,
-    "mamma-mia/pass.holding-ingredients": check_pass_holding_ingredients,
-    "mamma-mia/pass.no-order": check_pass_no_order,
-    "mamma-mia/refill.one-pile": check_refill_one_pile,
-    "mamma-mia/refill.to-seven": check_refill_to_seven,
-    "mamma-mia/oven.wrong-order": check_oven_wrong_order,
-    "mamma-mia/oven.not-owner": check_oven_not_owner,
-    "mamma-mia/oven.ingredient-choice": check_ingredient_choice,
-    "mamma-mia/oven.monotoni-other": check_monotoni_other,
-    "mamma-mia/oven.minimale-fewest": check_minimale_fewest,
-    "mamma-mia/oven.hand-ingredients": check_hand_ingredients,
-    "mamma-mia/oven.missing-ingredients": check_missing_ingredients,
-    "mamma-mia/oven.bombastica-fifteen": check_bombastica_fifteen,
-    "mamma-mia/oven.hand-only-what-is-missing": check_hand_only_what_is_missing,
-    "mamma-mia/oven.must-serve": check_must_serve,
-})
+RULES = load_rules(GAME, globals())  # each check's prose: rules/<game>.yaml, bound by @rule
