@@ -28,8 +28,8 @@ accesslog = None  # the app logs one structured line per request (service.reques
 wsgi_app = "service.asgi:create_asgi_app()"
 # The app (index, encoder, language detector's word lists and models) loaded once, in the master,
 # and shared by the forked workers: each worker's proportional memory 520 -> about 225 MB after
-# 10,000 new questions; the first answer 4.3 to 5.7 s after the start, median 4.55 s over six starts
-# (the encoder's words cut by sentencepiece: median 5.1 s before).
+# 10,000 new questions; the first answer 3.4 to 3.9 s after the start (six starts, 2026-12-07; 3.9 to
+# 4.4 s before the encoder's words were cut by sentencepiece and the word lists read directly).
 # Nothing bound to a process is opened before the fork: searchers, threads and the MCP session
 # manager start in each worker. A worker that switches to a rebuilt index loads that generation itself.
 preload_app = True
