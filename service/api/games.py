@@ -4,6 +4,7 @@ from flask_smorest import abort
 from service.api import Blueprint, library
 from service.api.adjudicate import ACTIONS
 from service.engines import ENGINES
+from service.engines.base import load_words
 from service.schemas import GameDetailOut, GamesOut, PassageOut, RulebookOut
 
 blp = Blueprint("games", __name__, description="The games, their rulebooks and passages.")
@@ -42,6 +43,7 @@ def _adjudicator(game_id: str) -> dict | None:
         "players": list(engine.players),
         "rulesets": list(engine.rulesets),
         "setup_options": engine.setup_options,
+        "words": load_words(game_id).by_lang(),
     }
 
 

@@ -134,11 +134,22 @@ class Rule:
     check: Callable[[Any, Any], Iterable[dict]]
     interpretation: dict[str, str] | None = None
     disagreement: str | None = None
+    words: Words | None = None  # the game's own words: a value that is one of them is said in the asker's
 
     def message(self, lang: str, values: dict) -> str:
+        """The rule's message in ``lang``, its values said there too: a function of the language is
+        called, a word of the game's (``words``) translated, a list joined with the language's comma."""
+        def said(value):
+            if callable(value):
+                return value(lang)
+            if isinstance(value, (list, tuple)):
+                return Words.SEPARATOR.get(lang, ", ").join(str(said(v)) for v in value) or "-"
+            if isinstance(value, str) and self.words is not None:
+                return self.words.say(value, lang)
+            return value
+
         template = self.messages.get(lang) or self.messages["en"]
-        localized = {k: (v(lang) if callable(v) else v) for k, v in values.items()}
-        return template.format(**localized)
+        return template.format(**{k: said(v) for k, v in values.items()})
 
 
 @dataclass
@@ -168,6 +179,37 @@ def _rule_data(game: str) -> dict:
     return yaml.load((RULES_DATA / f"{game}.yaml").read_text(encoding="utf-8"), Loader=SafeLoader)
 
 
+class Words:
+    """A game's own words in en, fr, de and zh (rules/<game>.yaml's ``words``: its move kinds, pieces,
+    decks, ...), for messages and for the web app: ``words("wife")`` is a message value that says
+    "Ehefrau" to a German asker; a key the file does not name stays as it is."""
+
+    SEPARATOR = {"zh": "、"}
+
+    def __init__(self, table: dict[str, dict[str, str]]):
+        self.table = table
+
+    def say(self, key: str, lang: str) -> str:
+        names = self.table.get(key)
+        return (names.get(lang) or names["en"]) if names else key
+
+    def __call__(self, key: str) -> Callable[[str], str]:
+        return lambda lang: self.say(key, lang)
+
+    def listed(self, keys: Iterable[str], empty: str = "-") -> Callable[[str], str]:
+        """Several keys as one message value, in the asker's words and list separator."""
+        keys = list(keys)
+        return lambda lang: self.SEPARATOR.get(lang, ", ").join(self.say(k, lang) for k in keys) or empty
+
+    def by_lang(self) -> dict[str, dict[str, str]]:
+        """lang -> key -> word: what GET /v1/games gives the web app."""
+        return {lang: {key: self.say(key, lang) for key in self.table} for lang in LANGS}
+
+
+def load_words(game: str) -> Words:
+    return Words(_rule_data(game).get("words", {}))
+
+
 def _citations(entry: dict) -> tuple[Citation, ...]:
     return tuple(Citation(c["passage"], c["quote"]) for c in entry["citations"])
 
@@ -195,13 +237,14 @@ def load_rules(game: str, module: dict[str, Any]) -> tuple[Rule, ...]:
             if code in checks and checks[code] is not value:
                 raise ValueError(f"{game}: two checks for {code}: {checks[code].__name__} and {value.__name__}")
             checks[code] = value
-    entries = _rule_data(game)["rules"]
+    entries, words = _rule_data(game)["rules"], load_words(game)
     codes = [e["code"] for e in entries]
     if set(codes) != set(checks) or len(codes) != len(set(codes)):
         unbound, unwritten = set(codes) - set(checks), set(checks) - set(codes)
         raise ValueError(f"{game}: rules without a check {sorted(unbound)}, checks without a rule {sorted(unwritten)}")
     return tuple(
-        Rule(e["code"], _citations(e), e["messages"], checks[e["code"]], e.get("interpretation"), e.get("disagreement"))
+        Rule(e["code"], _citations(e), e["messages"], checks[e["code"]], e.get("interpretation"), e.get("disagreement"),
+             words)
         for e in entries
     )
 

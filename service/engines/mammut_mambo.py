@@ -56,8 +56,8 @@ GIFTS = 2  # step-4.1: "distribute 1 card each from their pile to two players"
 NAMED_GESTURES = ("Bunga", "Umba", "Roarrr", "Toc Toc Toc")
 BACKGROUNDS = ("outdoors", "cave")
 PHASES = ("turn", "dance", "hunt", "over")
-MOVE_KINDS = ("turn", "dance", "hunt")
-MOVE_FIELDS = {"turn": (), "dance": (), "hunt": ("pink", "empty_handed")}  # fields a kind cannot do without
+MOVE_FIELDS = {"turn": (), "dance": (), "hunt": ("pink", "empty_handed")}  # each move kind, and the fields it cannot do without
+MOVE_KINDS = tuple(MOVE_FIELDS)
 
 
 def same_word(a: str | None, b: str | None) -> bool:

@@ -185,11 +185,11 @@ def test_the_interface_follows_the_browser_language(open_page):
     assert "媽媽咪呀" in page.locator(".cards").inner_text()
 
 
-def _start(page, game: str, players: int = 3, seed: int = 7) -> dict:
+def _start(page, game: str, players: int = 3, seed: int = 7, lang: str = "en") -> dict:
     page.wait_for_selector(".moves, .error")
     page.select_option("#players", str(players))
     page.fill("#seed", str(seed))
-    page.get_by_role("button", name=ENGLISH["start"], exact=True).click()
+    page.get_by_role("button", name=strings()[lang]["start"], exact=True).click()
     page.wait_for_function(f"JSON.parse(document.querySelector('#state').value).seed === {seed}")
     page.wait_for_selector(".moves")
     return json.loads(page.input_value("#state"))
@@ -215,6 +215,20 @@ def test_the_dispute_page_shows_an_illegal_moves_violation_with_its_quote(open_p
     verdict.get_by_role("link", name=re.compile(ENGLISH["openInRulebook"])).first.click()
     page.wait_for_selector(".passage.cited")
     assert page.locator(".passage.cited mark").inner_text() == quote
+
+
+@pytest.mark.parametrize("game, lang, locale, words, engine_words", [
+    ("mamma-mia", "de", "de-DE", ["Zug", "Zutaten", "ziehen"], ["turn", "ingredients", "draw", "kitchen"]),
+    ("mamma", "fr", "fr-FR", ["prendre une carte", "pioche"], ["take", "deck", "movement"]),
+])
+def test_the_legal_moves_are_named_in_the_players_language(open_page, game, lang, locale, words, engine_words):
+    page = open_page(f"/games/{game}/dispute", locale=locale)
+    _start(page, game, lang=lang)
+    listed = page.locator(".moves").inner_text()
+    for word in words:
+        assert word in listed
+    for word in engine_words:
+        assert not re.search(rf"\b{word}\b", listed), f"{word!r} is the engine's word, not the player's"
 
 
 def test_a_legal_move_is_played_and_a_replayed_log_jumps_to_its_first_illegal_move(open_page):

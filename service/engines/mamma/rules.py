@@ -88,7 +88,7 @@ def check_out_of_turn(state, move):
 @rule("mamma/turn.not-now")
 def check_not_now(state, move):
     if state["phase"] != "over" and move["kind"] not in PHASE_MOVES[state["phase"]]:
-        yield {"kind": move["kind"], "expected": ", ".join(PHASE_MOVES[state["phase"]])}
+        yield {"kind": move["kind"], "expected": PHASE_MOVES[state["phase"]]}
 
 
 @rule("mamma/wc.leave-first")
@@ -116,7 +116,7 @@ def _ends_movement(state, move) -> bool:
 @rule("mamma/ingredients.must-buy")
 def check_must_buy(state, move):
     if purchase_due(state) and _ends_movement(state, move) and move["kind"] not in ("buy", "release"):
-        yield {"character": mover(state), "ingredients": ", ".join(affordable_next_to(state, mover(state)))}
+        yield {"character": mover(state), "ingredients": affordable_next_to(state, mover(state))}
 
 
 @rule("mamma/hospital.release-due")
@@ -596,7 +596,7 @@ def check_hand_limit(state, move):
 def check_dinner_place(state, move):
     if state["phase"] == "dinner-placing" and move["kind"] == "place":
         if state["pieces"][move["character"]] != "off" or move["to"] not in placing_column(state):
-            yield {"character": move["character"], "spaces": ", ".join(placing_column(state)) or "-"}
+            yield {"character": move["character"], "spaces": placing_column(state)}
 
 
 @rule("mamma/dinner.last-two")
@@ -605,7 +605,7 @@ def check_last_two(state, move):
     if state["phase"] == "last-seats" and move["kind"] == "last-seats":
         left = sorted(c for c in CHARACTERS if state["pieces"][c] != "seated")
         if sorted(move["order"]) != left or len(move["order"]) != len(left):
-            yield {"characters": ", ".join(left)}
+            yield {"characters": list(left)}
 
 
 SCORING = load_scoring(GAME)

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from collections import Counter
 
+from indexer.corpus import LANGS
+from service.engines.base import load_words
+
 GAME = "mamma-mia"
 
 # ---- what the rulebooks fix (numbers named once, beside the rule that states them) ----------
@@ -30,15 +33,11 @@ COLOURS = ("green", "red", "blue", "yellow", "purple")
 RULESETS = ("fr", "zh")
 PHASES = ("play", "oven", "over")
 PILES = ("kitchen", "server_pile")
-MOVE_KINDS = ("turn", "pass", "serve", "fail")
-MOVE_FIELDS = {"turn": (), "pass": (), "serve": ("order",), "fail": ("order",)}  # fields a kind cannot do without
+MOVE_FIELDS = {"turn": (), "pass": (), "serve": ("order",), "fail": ("order",)}  # each move kind, and the fields it cannot do without
+MOVE_KINDS = tuple(MOVE_FIELDS)
 
-INGREDIENT_NAMES = {
-    "en": {"salami": "salami", "pineapple": "pineapple", "mushroom": "mushrooms", "pepper": "peppers", "olive": "olives"},
-    "fr": {"salami": "salami", "pineapple": "ananas", "mushroom": "champignons", "pepper": "piments", "olive": "olives"},
-    "de": {"salami": "Salami", "pineapple": "Ananas", "mushroom": "Pilze", "pepper": "Peperoni", "olive": "Oliven"},
-    "zh": {"salami": "香腸", "pineapple": "鳳梨", "mushroom": "蘑菇", "pepper": "青椒", "olive": "橄欖"},
-}
+WORDS = load_words(GAME)  # the game's own words (rules/mamma-mia.yaml)
+INGREDIENT_NAMES = {lang: {kind: WORDS.say(kind, lang) for kind in INGREDIENTS} for lang in LANGS}
 _AND = {"en": " and ", "fr": " et ", "de": " und ", "zh": "和"}
 _PILE_NAMES = {
     "en": {"kitchen": "the kitchen", "server_pile": "your server pile"},

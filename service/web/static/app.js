@@ -508,19 +508,21 @@ function verdictView(game, verdict, onApply) {
 }
 
 // A move or a hand as words: its kind first, then each field that says something, nested
-// objects as "name count" pairs. Engine vocabulary (kinds, card ids) stays as the engine writes it.
-function describe(value) {
+// objects as "name count" pairs. ``say`` gives the game's own word for a key in the interface's
+// language (GET /v1/games: adjudicator.words); what has none (card ids, spaces) stays as written.
+function describe(value, say = (key) => key) {
   if (value === null || value === undefined) return "";
-  if (Array.isArray(value)) return value.map(describe).filter(Boolean).join(", ");
-  if (typeof value !== "object") return String(value);
+  if (Array.isArray(value)) return value.map((v) => describe(v, say)).filter(Boolean).join(", ");
+  if (typeof value !== "object") return typeof value === "string" ? say(value) : String(value);
   const parts = [];
   for (const [key, inner] of Object.entries(value)) {
     if (key === "kind") continue;
-    const text = describe(inner);
+    const text = describe(inner, say);
     if (text === "" || text === "0" || text === "false") continue;
-    parts.push(typeof inner === "object" ? `${key}: ${text}` : `${key} ${text}`);
+    if (inner === true) { parts.push(say(key)); continue; }
+    parts.push(typeof inner === "object" ? `${say(key)}: ${text}` : `${say(key)} ${text}`);
   }
-  return [value.kind, parts.join(" · ")].filter(Boolean).join(" — ");
+  return [value.kind && say(value.kind), parts.join(" · ")].filter(Boolean).join(" — ");
 }
 
 // POST /score: each player's standing with one cited line per scoring rule, best first.
@@ -542,6 +544,8 @@ async function dispute(game) {
   const key = `referee.dispute.${game.id}`;
   const route = (action) => `/v1/games/${game.id}/${action}`;
   const adj = game.adjudicator;
+  const words = adj.words?.[API_LANG[ui]] || {};
+  const say = (word) => words[word] ?? word;
   let saved = load(key, {});
   let start = saved.start || null; // the state the log replays from
 
@@ -573,12 +577,12 @@ async function dispute(game) {
       const colour = player?.colour ? t(`colour.${player.colour}`) : null;
       status.replaceChildren(listed.result ? "" : h("div", {},
         h("p", {}, h("strong", {}, turn === null ? "" : colour ? t("turnOfColour", { n: turn + 1, colour }) : t("turnOf", { n: turn + 1 }))),
-        player?.hand && h("p", { class: "meta" }, `${t("hand")}${t("colon")}`, h("span", { class: "move", translate: "no" }, describe(player.hand)))));
+        player?.hand && h("p", { class: "meta" }, `${t("hand")}${t("colon")}`, h("span", { class: "move", translate: "no" }, describe(player.hand, say)))));
       score.replaceChildren(standingsView(game, standings));
       const all = listed.moves;
       const list = (n) => h("ul", { class: "moves" }, all.slice(0, n).map((move) => h("li", {},
-        h("span", { class: "move", translate: "no" }, describe(move)),
-        h("button", { type: "button", "aria-label": `${t("use")}: ${describe(move)}`, onclick: () => { moveBox.value = JSON.stringify(move, null, 1); moveBox.focus(); } }, t("use")))));
+        h("span", { class: "move", translate: "no" }, describe(move, say)),
+        h("button", { type: "button", "aria-label": `${t("use")}: ${describe(move, say)}`, onclick: () => { moveBox.value = JSON.stringify(move, null, 1); moveBox.focus(); } }, t("use")))));
       const more = all.length > MOVES_SHOWN && h("button", { type: "button", class: "quiet", onclick: () => { more.remove(); shown.replaceWith(list(all.length)); } }, t("showAll", { n: all.length }));
       const shown = list(MOVES_SHOWN);
       moves.replaceChildren(h("h2", {}, t("legalMoves")), all.length ? shown : h("p", {}, t("noLegalMoves")), more || "");
@@ -628,7 +632,7 @@ async function dispute(game) {
       const bad = result.first_illegal;
       replayOut.replaceChildren(bad
         ? h("div", {}, h("p", {}, h("span", { class: "badge bad" }, t("firstIllegal", { i: bad.index + 1 }))),
-          h("p", { class: "move", translate: "no" }, describe(bad.move)), verdictView(game, bad.verdict),
+          h("p", { class: "move", translate: "no" }, describe(bad.move, say)), verdictView(game, bad.verdict),
           h("button", { type: "button", onclick: async () => {
             moveBox.value = JSON.stringify(bad.move, null, 1);
             await setState(bad.state_before);
