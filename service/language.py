@@ -170,6 +170,12 @@ def writes_simplified(lang: str | None, question: str, accept_language: str | No
     only_traditional = to_simplified(question) != question
     if only_simplified != only_traditional:
         return only_simplified
+    return prefers_simplified(accept_language)
+
+
+def prefers_simplified(accept_language: str | None) -> bool:
+    """Whether the first Chinese tag of an Accept-Language header is one of Simplified script
+    (zh-Hans, zh-CN, zh-SG, zh-MY; not zh-Hant, zh-TW, zh-HK, zh-MO)."""
     tag = _SCRIPT_TAG.search(accept_language or "")
     return tag is not None and tag.group(1).lower() in ("hans", "cn", "sg", "my")
 

@@ -90,9 +90,10 @@ class AdjudicatorOut(Schema):
         "description": "Readings a table can choose with the setup option ruleset, the default first; empty when there is one."})
     setup_options = fields.Dict(keys=fields.String(), values=fields.String(), required=True, metadata={
         "description": "Setup options and what each sets."})
-    words = fields.Dict(keys=_lang(), values=fields.Dict(keys=fields.String(), values=fields.String()), required=True, metadata={
+    words = fields.Dict(keys=fields.String(validate=validate.OneOf((*LANGS, "zh-Hans"))), values=fields.Dict(keys=fields.String(), values=fields.String()), required=True, metadata={
         "description": "The game's own words in each language: its move kinds, their fields, and the pieces, piles and "
-                       "places the moves name, by the key a move or state writes (\"wife\": \"Ehefrau\"). A key "
+                       "places the moves name, by the key a move or state writes (\"wife\": \"Ehefrau\"); zh-Hans: the Chinese "
+                       "words in Simplified script. A key "
                        "without a word is shown as it is (card ids, spaces).",
         "example": {"de": {"take": "Karte nehmen", "wife": "Ehefrau"}}})
 

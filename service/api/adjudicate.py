@@ -7,7 +7,9 @@ import flask
 from flask_smorest import abort
 from marshmallow import ValidationError
 
+from indexer.analysis import to_simplified
 from service.api import TOO_LARGE, Blueprint, library
+from service.language import prefers_simplified
 from service.engines import ENGINES, InvalidMove, InvalidState, adjudicate, replay, standings
 from service.schemas import GAME_SCHEMAS, ScoreOut, SetupIn, game_schemas
 
@@ -37,6 +39,22 @@ def _response_examples(game: str) -> dict:
         "replay": replay(engine, example_state, [example_move], "en"),
         "score": standings(engine, state, "en"),
     }
+
+
+def _in_script(answer: dict, lang: str) -> dict:
+    """A verdict, replay or standings for a Chinese asker whose Accept-Language asks for Simplified
+    script (zh-Hans, zh-CN): Referee's messages converted; the rulebooks' quotes stay as written."""
+    if lang != "zh" or not prefers_simplified(flask.request.headers.get("Accept-Language")):
+        return answer
+
+    def convert(value, key=None):
+        if isinstance(value, dict):
+            return {k: convert(v, k) for k, v in value.items()}
+        if isinstance(value, list):
+            return [convert(v, key) for v in value]
+        return to_simplified(value) if isinstance(value, str) and key in ("message", "interpretation") else value
+
+    return convert(answer)
 
 
 def _load(game: str, which: int, value, field: str) -> dict:
@@ -119,7 +137,7 @@ def _routes(game: str) -> None:
         state = _load(game, 0, state, "state")
         move = _load(game, 1, move, "move")
         with _unprocessable():
-            return adjudicate(ENGINES[game], state, move, lang)
+            return _in_script(adjudicate(ENGINES[game], state, move, lang), lang)
 
     @operation("replay", f"replay{name}Moves", schemas.replay_in, schemas.replay_out)
     def replay_moves(state, moves, lang):
@@ -131,7 +149,7 @@ def _routes(game: str) -> None:
         state = _load(game, 0, state, "state")
         moves = [_load(game, 1, m, f"moves.{i}") for i, m in enumerate(moves)]
         with _unprocessable(move_field="moves"):
-            return replay(ENGINES[game], state, moves, lang)
+            return _in_script(replay(ENGINES[game], state, moves, lang), lang)
 
 
     @operation("score", f"score{name}Game", schemas.score_in, ScoreOut)
@@ -144,7 +162,7 @@ def _routes(game: str) -> None:
         """
         state = _load(game, 0, state, "state")
         with _unprocessable():
-            return standings(ENGINES[game], state, lang)
+            return _in_script(standings(ENGINES[game], state, lang), lang)
 
 
 for _game_id in ENGINES:

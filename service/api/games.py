@@ -1,6 +1,7 @@
 from flask import request
 from flask_smorest import abort
 
+from indexer.analysis import to_simplified
 from service.api import Blueprint, library
 from service.api.adjudicate import ACTIONS
 from service.engines import ENGINES
@@ -43,8 +44,16 @@ def _adjudicator(game_id: str) -> dict | None:
         "players": list(engine.players),
         "rulesets": list(engine.rulesets),
         "setup_options": engine.setup_options,
-        "words": load_words(game_id).by_lang(),
+        "words": _words(game_id),
     }
+
+
+def _words(game_id: str) -> dict:
+    """The game's own words by language, and in Simplified script too (zh-Hans) for a Chinese
+    interface that reads it: the rules files write Chinese in Traditional script."""
+    words = load_words(game_id).by_lang()
+    words["zh-Hans"] = {key: to_simplified(word) for key, word in words["zh"].items()}
+    return words
 
 
 def _rulebook_meta(game_id: str, lang: str) -> dict:

@@ -189,3 +189,21 @@ def test_each_move_kind_is_documented_with_the_fields_it_needs(app):
     swap = schemas["MoemmenSwapMove"]
     assert swap["properties"]["kind"]["enum"] == ["swap"] and swap["required"] == ["kind", "give", "take"]
     assert schemas["MoemmenMove"]["discriminator"]["mapping"]["swap"] == "#/components/schemas/MoemmenSwapMove"
+
+
+def test_a_simplified_chinese_asker_reads_the_verdict_in_simplified_script_and_the_quote_as_written(client):
+    state = client.post("/v1/games/mammut-mambo/setup", json={"players": 4, "seed": 1}).get_json()["state"]
+    body = {"state": state, "move": {"kind": "hunt", "pink": 0, "empty_handed": 1}, "lang": "zh"}
+    traditional = client.post("/v1/games/mammut-mambo/adjudicate", json=body).get_json()["violations"][0]
+    simplified = client.post("/v1/games/mammut-mambo/adjudicate", json=body,
+                             headers={"Accept-Language": "zh-Hans"}).get_json()["violations"][0]
+    assert "還沒有翻開" in traditional["message"] and "还没有翻开" in simplified["message"]
+    assert "狩猎" in simplified["message"], "the game's own word in Simplified script too"
+    assert simplified["citations"] == traditional["citations"], "the rulebook's words stay as written"
+
+
+def test_the_games_words_come_in_both_chinese_scripts(client):
+    words = next(g for g in client.get("/v1/games").get_json()["games"] if g["id"] == "mamma")["adjudicator"]["words"]
+    assert (words["de"]["wife"], words["zh"]["take"], words["zh-Hans"]["take"]) == ("Ehefrau", "拿牌", "拿牌")
+    assert (words["zh"]["release"], words["zh-Hans"]["release"]) == ("出院", "出院")
+    assert (words["zh"]["bus"], words["zh-Hans"]["bus"]) == ("公車", "公车")

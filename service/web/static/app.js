@@ -544,7 +544,7 @@ async function dispute(game) {
   const key = `referee.dispute.${game.id}`;
   const route = (action) => `/v1/games/${game.id}/${action}`;
   const adj = game.adjudicator;
-  const words = adj.words?.[API_LANG[ui]] || {};
+  const words = adj.words?.[ui] || adj.words?.[API_LANG[ui]] || {};
   const say = (word) => words[word] ?? word;
   let saved = load(key, {});
   let start = saved.start || null; // the state the log replays from
