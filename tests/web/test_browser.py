@@ -231,6 +231,16 @@ def test_the_legal_moves_are_named_in_the_players_language(open_page, game, lang
         assert not re.search(rf"\b{word}\b", listed), f"{word!r} is the engine's word, not the player's"
 
 
+def test_mammas_secret_characters_points_stay_folded_on_the_shared_screen(open_page):
+    page = open_page("/games/mamma/dispute")
+    _start(page, "mamma", players=4)
+    secrets = page.locator(".standings details")
+    expect(secrets).to_have_count(4)
+    assert not secrets.first.locator("ul").is_visible(), "a player's secret character's points are folded"
+    secrets.first.locator("summary").click()
+    assert secrets.first.locator("ul").is_visible()
+
+
 def test_a_legal_move_is_played_and_a_replayed_log_jumps_to_its_first_illegal_move(open_page):
     page = open_page("/games/mamma-mia/dispute")
     state = _start(page, "mamma-mia", players=2, seed=11)

@@ -533,9 +533,14 @@ function standingsView(game, standings) {
   return h("section", { class: "standings" },
     h("h2", {}, t("standings")),
     h("p", {}, standings.final ? [h("strong", {}, t("gameOver")), " ", t("winners", { names })] : t("leading", { names })),
-    h("ol", {}, standings.players.map((p) => h("li", {},
-      h("strong", {}, `${t("player", { n: p.player + 1 })}${p.colour ? ` (${t(`colour.${p.colour}`)})` : ""}`),
-      h("ul", {}, p.lines.map((line) => h("li", {}, line.message, cite(line))))))),
+    h("ol", {}, standings.players.map((p) => {
+      const name = h("strong", {}, `${t("player", { n: p.player + 1 })}${p.colour ? ` (${t(`colour.${p.colour}`)})` : ""}`);
+      const lines = h("ul", {}, p.lines.map((line) => h("li", {}, line.message, cite(line))));
+      // A secret character's points (Mamma) stay folded on the shared screen until the game is over.
+      return h("li", {}, p.character && !standings.final
+        ? h("details", {}, h("summary", {}, name, " ", t("revealSecret")), lines)
+        : [name, lines]);
+    })),
     standings.tie_break && h("p", { class: "meta" }, standings.tie_break.message, cite(standings.tie_break)));
 }
 
