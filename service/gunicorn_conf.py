@@ -38,3 +38,23 @@ control_socket_disable = True  # gunicorn's control socket sits in ~/.gunicorn: 
 
 def pre_fork(server, worker):
     gc.freeze()  # the loaded objects left out of collections: the collector never writes to their shared pages
+
+
+def when_ready(server):
+    """Say where to open the app: this machine's address, and the one a phone on the same network uses."""
+    server.log.info("Referee: open http://%s:%s/", "127.0.0.1" if settings.host in ("0.0.0.0", "::") else settings.host,
+                    settings.port)
+    if settings.host in ("0.0.0.0", "::"):
+        server.log.info("Referee: on a phone on this network, open http://%s:%s/", network_address(), settings.port)
+
+
+def network_address() -> str:
+    """This machine's address on its network (the route out, found without sending anything)."""
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("10.255.255.255", 1))
+            return probe.getsockname()[0]
+        except OSError:
+            return socket.gethostname()

@@ -47,6 +47,14 @@ def add_game():
     return _shell()
 
 
+@blp.get("/sw.js")
+def service_worker():
+    """The app's service worker (static/sw.js), served from the root so that it serves every page."""
+    response = flask.send_from_directory(STATIC, "sw.js", mimetype="text/javascript", max_age=0)
+    response.cache_control.no_cache = True
+    return response
+
+
 @blp.get("/favicon.ico")
 def favicon():
     """Browsers ask for it on every page, /docs included."""

@@ -45,6 +45,23 @@ def test_a_german_question_about_mamma_mia_opens_the_french_rulebook_at_the_cite
     assert 0 <= box["y"] < page.viewport_size["height"], "the cited passage is scrolled into view"
 
 
+def test_the_app_installs_and_opens_offline_once_loaded(open_page, client):
+    manifest = client.get("/app/manifest.webmanifest")
+    assert manifest.mimetype == "application/manifest+json"
+    fields = manifest.get_json()
+    assert fields["start_url"] == "/" and fields["display"] == "standalone" and fields["icons"]
+    page = open_page("/games/mamma-mia/rulebook/fr")
+    page.wait_for_selector(".passage")
+    page.wait_for_function("navigator.serviceWorker.ready.then(() => !!navigator.serviceWorker.controller) || false")
+    page.reload()  # now through the service worker, which keeps what the page reads
+    page.wait_for_selector(".passage")
+    page.context.set_offline(True)
+    page.reload()
+    page.wait_for_selector(".passage")
+    assert "Mamma Mia" in page.locator("h1").inner_text()
+    page.context.set_offline(False)
+
+
 def test_an_off_topic_question_is_shown_as_not_in_the_rulebooks(open_page):
     page = open_page("/games/mamma-mia/chat")
     turn = ask(page, "What is the best pizza recipe for dinner tonight?")

@@ -712,3 +712,5 @@ async function boot() {
 }
 
 boot().catch((error) => main().replaceChildren(errorBox(error)));
+// Installable, and usable offline once loaded (sw.js); the app works without it too.
+if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});

@@ -1,0 +1,42 @@
+// Referee's service worker: the app keeps working on a phone whose connection comes and goes.
+// The app's files are kept and refreshed in the background; a page opened offline gets the app's
+// one HTML shell; what the app read from the API (the games, rulebooks, passages) is kept and used
+// when the network is gone. Questions and verdicts (POST) always go to the server: an answer is
+// never made up from a cache.
+const VERSION = "referee-1";
+const SHELL = ["/", "/app/app.js", "/app/app.css", "/app/strings.json", "/app/icon.svg", "/app/manifest.webmanifest"];
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(caches.open(VERSION).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()));
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(caches.keys()
+    .then((names) => Promise.all(names.filter((name) => name !== VERSION).map((name) => caches.delete(name))))
+    .then(() => self.clients.claim()));
+});
+
+// The network first, and what it gave kept; the kept answer when the network fails.
+async function networkFirst(request, fallback) {
+  const cache = await caches.open(VERSION);
+  try {
+    const response = await fetch(request);
+    if (response.ok) await cache.put(request, response.clone());
+    return response;
+  } catch (error) {
+    const kept = (await cache.match(request)) || (fallback && (await cache.match(fallback)));
+    if (kept) return kept;
+    throw error;
+  }
+}
+
+self.addEventListener("fetch", (event) => {
+  const { request } = event;
+  const url = new URL(request.url);
+  if (request.method !== "GET" || url.origin !== location.origin) return;
+  if (request.mode === "navigate") {
+    event.respondWith(networkFirst(request, "/"));  // every page is the same shell
+  } else if (url.pathname.startsWith("/app/") || url.pathname.startsWith("/v1/")) {
+    event.respondWith(networkFirst(request));
+  }
+});
