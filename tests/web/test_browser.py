@@ -237,6 +237,7 @@ def test_the_dispute_page_shows_an_illegal_moves_violation_with_its_quote(open_p
 @pytest.mark.parametrize("game, lang, locale, words, engine_words", [
     ("mamma-mia", "de", "de-DE", ["Zug", "Zutaten", "ziehen"], ["turn", "ingredients", "draw", "kitchen"]),
     ("mamma", "fr", "fr-FR", ["prendre une carte", "pioche"], ["take", "deck", "movement"]),
+    ("moemmen", "de", "de-DE", ["tauschen", "abgeben", "nehmen"], ["swap", "give", "take", "red", "blue", "green"]),
 ])
 def test_the_legal_moves_are_named_in_the_players_language(open_page, game, lang, locale, words, engine_words):
     page = open_page(f"/games/{game}/dispute", locale=locale)

@@ -510,19 +510,34 @@ function verdictView(game, verdict, onApply) {
 // A move or a hand as words: its kind first, then each field that says something, nested
 // objects as "name count" pairs. ``say`` gives the game's own word for a key in the interface's
 // language (GET /v1/games: adjudicator.words); what has none (card ids, spaces) stays as written.
-function describe(value, say = (key) => key) {
+function describe(value, say = (key) => key, named = () => null) {
   if (value === null || value === undefined) return "";
-  if (Array.isArray(value)) return value.map((v) => describe(v, say)).filter(Boolean).join(", ");
-  if (typeof value !== "object") return typeof value === "string" ? say(value) : String(value);
+  if (Array.isArray(value)) return value.map((v) => describe(v, say, named)).filter(Boolean).join(", ");
+  if (typeof value !== "object") return typeof value === "string" ? named(value) ?? say(value) : String(value);
   const parts = [];
   for (const [key, inner] of Object.entries(value)) {
     if (key === "kind") continue;
-    const text = describe(inner, say);
+    const text = describe(inner, say, named);
     if (text === "" || text === "0" || text === "false") continue;
     if (inner === true) { parts.push(say(key)); continue; }
     parts.push(typeof inner === "object" ? `${say(key)}: ${text}` : `${say(key)} ${text}`);
   }
   return [value.kind && say(value.kind), parts.join(" · ")].filter(Boolean).join(" — ");
+}
+
+// A card or an order of ``state`` by what is printed on it: "Bewegungskarte 3", "rot +2", "Tim le
+// tondeur", "vert 1 (Salami 4 · Ananas 1)"; null for what is no card (a space, a pile).
+function cardName(id, state, say) {
+  const card = state?.cards?.[id];
+  if (card?.kind === "movement" || card?.kind === "money") return `${say(`${card.kind}-card`)} ${card.value}`;
+  if (card?.kind === "plus" || card?.kind === "minus") return `${t(`colour.${card.colour}`)} ${card.value > 0 ? "+" : ""}${card.value}`;
+  if (card?.kind === "tim" || card?.kind === "benny") return say(card.kind);
+  const order = state?.orders?.[id];
+  if (order) {
+    const what = order.kind === "classic" ? describe(order.recipe, say) : say(order.kind);
+    return `${t(`colour.${order.colour}`)} ${id.split("-").pop()} (${what})`;
+  }
+  return null;
 }
 
 // POST /score: each player's standing with one cited line per scoring rule, best first.
@@ -575,6 +590,7 @@ async function dispute(game) {
     if (!stateBox.value.trim()) { status.replaceChildren(h("p", { class: "muted" }, t("needState"))); moves.replaceChildren(); score.replaceChildren(); return; }
     try {
       const state = parseJson(stateBox.value);
+      const named = (id) => cardName(id, state, say);
       const [listed, standings] = await Promise.all([api(route("legal-moves"), { state }),
         api(route("score"), { state, lang: API_LANG[ui] })]);
       const turn = Number.isInteger(state.turn) ? state.turn : null;
@@ -582,12 +598,12 @@ async function dispute(game) {
       const colour = player?.colour ? t(`colour.${player.colour}`) : null;
       status.replaceChildren(listed.result ? "" : h("div", {},
         h("p", {}, h("strong", {}, turn === null ? "" : colour ? t("turnOfColour", { n: turn + 1, colour }) : t("turnOf", { n: turn + 1 }))),
-        player?.hand && h("p", { class: "meta" }, `${t("hand")}${t("colon")}`, h("span", { class: "move", translate: "no" }, describe(player.hand, say)))));
+        player?.hand && h("p", { class: "meta" }, `${t("hand")}${t("colon")}`, h("span", { class: "move", translate: "no" }, (describe(player.hand, say, named) || t("noCards"))))));
       score.replaceChildren(standingsView(game, standings));
       const all = listed.moves;
       const list = (n) => h("ul", { class: "moves" }, all.slice(0, n).map((move) => h("li", {},
-        h("span", { class: "move", translate: "no" }, describe(move, say)),
-        h("button", { type: "button", "aria-label": `${t("use")}: ${describe(move, say)}`, onclick: () => { moveBox.value = JSON.stringify(move, null, 1); moveBox.focus(); } }, t("use")))));
+        h("span", { class: "move", translate: "no" }, describe(move, say, named)),
+        h("button", { type: "button", "aria-label": `${t("use")}: ${describe(move, say, named)}`, onclick: () => { moveBox.value = JSON.stringify(move, null, 1); moveBox.focus(); } }, t("use")))));
       const more = all.length > MOVES_SHOWN && h("button", { type: "button", class: "quiet", onclick: () => { more.remove(); shown.replaceWith(list(all.length)); } }, t("showAll", { n: all.length }));
       const shown = list(MOVES_SHOWN);
       moves.replaceChildren(h("h2", {}, t("legalMoves")), all.length ? shown : h("p", {}, t("noLegalMoves")), more || "");
@@ -637,7 +653,7 @@ async function dispute(game) {
       const bad = result.first_illegal;
       replayOut.replaceChildren(bad
         ? h("div", {}, h("p", {}, h("span", { class: "badge bad" }, t("firstIllegal", { i: bad.index + 1 }))),
-          h("p", { class: "move", translate: "no" }, describe(bad.move, say)), verdictView(game, bad.verdict),
+          h("p", { class: "move", translate: "no" }, describe(bad.move, say, (id) => cardName(id, bad.state_before, say))), verdictView(game, bad.verdict),
           h("button", { type: "button", onclick: async () => {
             moveBox.value = JSON.stringify(bad.move, null, 1);
             await setState(bad.state_before);
