@@ -87,3 +87,31 @@ class Settings:
             body_seconds=number("REFEREE_BODY_SECONDS", d.body_seconds, float),
             mcp_allowed_hosts=listed("REFEREE_MCP_ALLOWED_HOSTS"),
         )
+
+
+WILDCARD_HOSTS = ("0.0.0.0", "::", "")
+
+
+def phone_url(settings: Settings) -> str | None:
+    """Where a phone at the table opens Referee: REFEREE_PUBLIC_URL when set; this machine's address
+    on its network when the server listens on every interface (REFEREE_HOST=0.0.0.0); the host
+    itself when it names one address other than loopback; None when only this machine can reach it."""
+    if settings.public_url:
+        return settings.public_url + "/"
+    if settings.host in WILDCARD_HOSTS:
+        return f"http://{network_address()}:{settings.port}/"
+    if settings.host not in ("127.0.0.1", "localhost", "::1"):
+        return f"http://{settings.host}:{settings.port}/"
+    return None
+
+
+def network_address() -> str:
+    """This machine's address on its network (the route out, found without sending anything)."""
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("10.255.255.255", 1))
+            return probe.getsockname()[0]
+        except OSError:
+            return socket.gethostname()

@@ -12,7 +12,7 @@ way: throughput comes from the number of worker processes.
 
 import gc
 
-from service.config import Settings
+from service.config import WILDCARD_HOSTS, Settings, phone_url
 
 settings = Settings.read()
 bind = f"{settings.host}:{settings.port}"
@@ -41,20 +41,12 @@ def pre_fork(server, worker):
 
 
 def when_ready(server):
-    """Say where to open the app: this machine's address, and the one a phone on the same network uses."""
-    server.log.info("Referee: open http://%s:%s/", "127.0.0.1" if settings.host in ("0.0.0.0", "::") else settings.host,
-                    settings.port)
-    if settings.host in ("0.0.0.0", "::"):
-        server.log.info("Referee: on a phone on this network, open http://%s:%s/", network_address(), settings.port)
+    """Say where to open the app: on this machine, and (with a QR code) on a phone at the table."""
+    local = "127.0.0.1" if settings.host in WILDCARD_HOSTS else settings.host
+    server.log.info("Referee: open http://%s:%s/", local, settings.port)
+    phone = phone_url(settings)
+    if phone:
+        import segno
 
-
-def network_address() -> str:
-    """This machine's address on its network (the route out, found without sending anything)."""
-    import socket
-
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        try:
-            probe.connect(("10.255.255.255", 1))
-            return probe.getsockname()[0]
-        except OSError:
-            return socket.gethostname()
+        server.log.info("Referee: on a phone at the table, open %s or scan:", phone)
+        segno.make(phone, micro=False).terminal(compact=True)

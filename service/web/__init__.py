@@ -55,6 +55,20 @@ def service_worker():
     return response
 
 
+@blp.get("/app/phone")
+def phone():
+    """Where a phone at the table opens Referee, and its QR code (an SVG data URI): 404 when the
+    server listens on this machine only (service.config.phone_url)."""
+    from service.config import Settings, phone_url
+
+    url = phone_url(Settings.read())
+    if url is None:
+        flask.abort(404)
+    import segno
+
+    return {"url": url, "qr": segno.make(url, micro=False).svg_data_uri(scale=4, border=2, dark="#000", light="#fff")}
+
+
 @blp.get("/favicon.ico")
 def favicon():
     """Browsers ask for it on every page, /docs included."""

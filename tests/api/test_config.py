@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from service.config import BadSetting, Settings
+from service.config import BadSetting, Settings, phone_url
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 CONFIG = Path(__file__).resolve().parents[2] / "service" / "config.py"
@@ -31,3 +31,18 @@ def test_the_readme_lists_every_variable_the_service_reads_and_no_other():
     read = set(re.findall(r'"((?:REFEREE_[A-Z_]+)|PORT)"', CONFIG.read_text(encoding="utf-8")))
     assert len(read) == len(fields(Settings))
     assert table == read
+
+
+def test_a_phone_opens_the_public_url_or_this_machines_network_address_and_nothing_on_loopback():
+    assert phone_url(Settings.read({})) is None
+    assert phone_url(Settings.read({"REFEREE_PUBLIC_URL": "https://referee.example/"})) == "https://referee.example/"
+    assert phone_url(Settings.read({"REFEREE_HOST": "192.168.1.20", "PORT": "9000"})) == "http://192.168.1.20:9000/"
+    assert re.fullmatch(r"http://[^/:]+:8000/", phone_url(Settings.read({"REFEREE_HOST": "0.0.0.0"})))
+
+
+def test_the_home_page_learns_where_phones_open_referee_with_its_qr_code(client, monkeypatch):
+    assert client.get("/app/phone").status_code == 404, "listening on this machine only"
+    monkeypatch.setenv("REFEREE_PUBLIC_URL", "https://referee.example")
+    phone = client.get("/app/phone").get_json()
+    assert phone["url"] == "https://referee.example/"
+    assert phone["qr"].startswith("data:image/svg+xml")

@@ -151,8 +151,16 @@ async function home() {
         t(game.players.stated ? "players" : "playersInferred", game.players)),
       h("nav", { class: "actions", "aria-label": `${gameName(game)}: ${t("offers")}` }, offers));
   });
+  const phone = h("section", { class: "phone", hidden: true });
   show(null, h("h1", {}, t("games")), h("p", { class: "muted" }, t("tagline")), h("ul", { class: "cards" }, cards),
-    h("p", {}, h("a", { class: "button quiet", href: "/add" }, t("addGame"))));
+    h("p", {}, h("a", { class: "button quiet", href: "/add" }, t("addGame"))), phone);
+  // Where phones at the table open Referee, when the server listens on the network (GET /app/phone).
+  const where = await fetch("/app/phone").then((r) => (r.ok ? r.json() : null)).catch(() => null);
+  if (where && location.href !== where.url) {
+    phone.replaceChildren(h("h2", {}, t("onAPhone")), h("p", {}, t("scanOrOpen"), " ", h("a", { href: where.url }, where.url)),
+      h("img", { src: where.qr, alt: `${t("qrOf")} ${where.url}`, width: "164", height: "164" }));
+    phone.hidden = false;
+  }
 }
 
 // ---------------------------------------------------------------- adding a game
