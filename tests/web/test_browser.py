@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from urllib.parse import quote
 
 import pytest
 from playwright.sync_api import expect
@@ -60,6 +61,18 @@ def test_the_app_installs_and_opens_offline_once_loaded(open_page, client):
     page.wait_for_selector(".passage")
     assert "Mamma Mia" in page.locator("h1").inner_text()
     page.context.set_offline(False)
+
+
+def test_an_answers_link_asks_the_same_question_on_another_phone(open_page):
+    question = "Wie viele Zutaten braucht die Pizza Bombastica?"
+    page = open_page("/games/mamma-mia/chat", locale="de-DE")
+    turn = ask(page, question)
+    link = turn.get_by_role("link", name=strings()["de"]["linkToAnswer"]).get_attribute("href")
+    assert link.endswith("/games/mamma-mia/chat?q=" + quote(question, safe=""))
+    other = open_page(link[link.index("/games"):], locale="fr-FR")
+    other.wait_for_selector(".chat-log > li blockquote")
+    assert other.locator(".chat-log > li .q").first.inner_text() == question
+    assert "?" not in other.url, "the link asks once: a reload does not ask again"
 
 
 def test_an_off_topic_question_is_shown_as_not_in_the_rulebooks(open_page):

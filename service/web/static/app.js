@@ -297,7 +297,17 @@ function answerView(game, reply, ask) {
         citationLink(game, c, `${c.section} (${langName(c.lang)})`), ": ", h("span", { lang: c.lang }, c.quote.length > 140 ? c.quote.slice(0, 140) + "…" : c.quote)))));
   }
   if (!answer?.sure && reply.citations.length) parts.push(pickView(game, reply));
+  parts.push(shareView(game, reply));
   return h("div", { class: "a" }, parts);
+}
+
+// A link that asks the same question on this game's page (another phone at the table, a message),
+// and the phone's own share sheet where it has one.
+function shareView(game, reply) {
+  const url = new URL(`/games/${game.id}/chat?q=${encodeURIComponent(reply.question)}`, location.origin).href;
+  const share = navigator.share && h("button", { type: "button", class: "link", onclick: () =>
+    navigator.share({ title: `${gameName(game)}: ${reply.question}`, url }).catch(() => {}) }, t("share"));
+  return h("p", { class: "meta share" }, h("a", { href: url, target: "_blank", rel: "noopener" }, t("linkToAnswer")), share && " · ", share);
 }
 
 // Not sure, or refused: the player says which of the closest passages answered (POST /v1/feedback).
@@ -366,6 +376,11 @@ async function chat(game) {
     turns = []; save(key, turns); log.replaceChildren(); log.before(empty); clear.classList.add("hidden");
   } }, t("clear"));
   if (turns.length) { empty.remove(); } else { clear.classList.add("hidden"); }
+  const shared = new URLSearchParams(location.search).get("q");  // a shared answer's link: ask it here
+  if (shared) {
+    history.replaceState(null, "", location.pathname);
+    setTimeout(() => ask(shared));
+  }
   const top = h("div", { class: "row" }, h("span"), clear);
   return [top, turns.length ? "" : empty, log, status, form];
 }
@@ -721,7 +736,7 @@ async function boot() {
   });
   document.addEventListener("click", (event) => {
     const link = event.target.closest("a[href]");
-    if (!link || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) return;
+    if (!link || link.target || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) return;
     const url = new URL(link.href);
     if (url.origin !== location.origin || url.pathname.startsWith("/v1") || url.pathname.startsWith("/docs")) return;
     event.preventDefault();
