@@ -183,7 +183,7 @@ def check_ingredient_choice(state, move):
         if chooses and move["ingredient"] is None:
             yield {"pizza": card["kind"].capitalize(), "needs": True}
         elif not chooses and move["ingredient"] is not None:
-            yield {"pizza": card["kind"], "needs": False}
+            yield {"pizza": card["kind"].capitalize(), "needs": False}
 
 
 @rule("mamma-mia/oven.monotoni-other")

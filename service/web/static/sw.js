@@ -3,7 +3,10 @@
 // one HTML shell; what the app read from the API (the games, rulebooks, passages) is kept and used
 // when the network is gone. Questions and verdicts (POST) always go to the server: an answer is
 // never made up from a cache.
-const VERSION = "referee-1";
+const VERSION = "referee-2";
+// What the app reads that is worth keeping offline: the games and their rulebooks (not searches,
+// which would grow the cache with every question).
+const KEPT = ["/v1/games", "/v1/rulebooks/", "/v1/passages/"];
 const SHELL = ["/", "/app/app.js", "/app/app.css", "/app/strings.json", "/app/icon.svg", "/app/manifest.webmanifest"];
 
 self.addEventListener("install", (event) => {
@@ -36,7 +39,7 @@ self.addEventListener("fetch", (event) => {
   if (request.method !== "GET" || url.origin !== location.origin) return;
   if (request.mode === "navigate") {
     event.respondWith(networkFirst(request, "/"));  // every page is the same shell
-  } else if (url.pathname.startsWith("/app/") || url.pathname.startsWith("/v1/")) {
+  } else if (url.pathname.startsWith("/app/") || KEPT.some((path) => url.pathname.startsWith(path))) {
     event.respondWith(networkFirst(request));
   }
 });
