@@ -224,9 +224,28 @@ class Ruling:
     disagreement: dict | None = None  # corpus/disagreements.yaml's entry on the point answered
 
 
+# A greeting, or a question about Referee itself, and nothing else: it gets a word of help, not a
+# search ("hi! what can you do?" was answered with the closest passages of some rulebook).
+_GREETING = re.compile(
+    r"^\W*(?:(?:hi|hello|hey|hiya|yo|good (?:morning|afternoon|evening)|bonjour|bonsoir|salut|coucou|hallo|"
+    r"servus|moin|guten (?:tag|morgen|abend)|grüß dich|你好|您好|嗨|哈囉|哈喽)\W*)*"
+    r"(?:(?:what can you do|what do you do|who are you|how does this work|help( me)?|"
+    r"que (?:sais|peux)[- ]tu faire|tu (?:sais|peux) faire quoi|qui es[- ]tu|comment ça marche|aide(?:[- ]moi)?|"
+    r"was kannst du( alles)?|wer bist du|wie funktioniert das|hilfe|"
+    r"你能做什么|你能做什麼|你会什么|你會什麼|你是谁|你是誰|怎么用|怎麼用|帮助|幫助)\W*)?$",
+    re.IGNORECASE)
+
+
+def is_greeting(question: str) -> bool:
+    """Whether a question is only a greeting or asks what Referee is (in en, fr, de or zh)."""
+    return bool(question.strip()) and _GREETING.match(question.strip()) is not None
+
+
 def decide(library: Library, question: str, game: str | None = None, lang: str | None = None,
            hint: str | None = None) -> Ruling:
     """The answer to a question and the passages to cite, or the reason there is none."""
+    if is_greeting(question):
+        return Ruling(library.read(question, game=game, lang=lang, hint=hint), [], refused="help")
     result = library.search(question, game=game, limit=OWN_LANGUAGE_DEPTH, lang=lang, hint=hint)
     read = result.question
     hits = result.hits[:CITATIONS]
@@ -271,6 +290,9 @@ def present(library: Library, ruling: Ruling, question: str, game: str | None = 
         "disagreement": None,
     }
     answer = ruling.answer
+    if ruling.refused == "help":
+        response["message"] = _help(library, game, asker, simplified)
+        return response
     if answer is None:
         response["message"] = say(ruling.refused, asker, simplified)
         return response
@@ -319,6 +341,22 @@ def present(library: Library, ruling: Ruling, question: str, game: str | None = 
                 })
                 cited.add(side["passage"])
     return response
+
+
+def _help(library: Library, game: str | None, lang: str | None, simplified: bool) -> str:
+    """What Referee does, for the game asked about (with its rulebook's main sections, in the
+    asker's language when a rulebook is in it) or for every game."""
+    code = lang or "en"
+    names = [g["names"].get(code, g["names"]["en"]) for gid, g in library.games.items() if game in (None, gid)]
+    covers = ""
+    if game is not None:
+        langs = library.rulebook_langs(game)
+        book = library.rulebooks.get((game, code if code in langs else langs[0])) if langs else None
+        titles = [s["title"] for s in (book or {}).get("sections", []) if s.get("kind") == "rule" and s["passages"]][:6]
+        if titles:
+            covers = say("help_covers", lang, simplified, sections=("、" if code == "zh" else "; ").join(titles))
+    games = ("、" if code == "zh" else ", ").join(names)
+    return say("help", lang, simplified, games=in_script(games, simplified) if code == "zh" else games, covers=covers).strip()
 
 
 def ask(library: Library, question: str, game: str | None = None, lang: str | None = None,

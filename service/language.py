@@ -103,6 +103,18 @@ MESSAGES = {
         "de": "Die Regelhefte beantworten das nicht. Hier sind die nächstliegenden Stellen zum Selbstprüfen.",
         "zh": "規則書中沒有這個問題的答案。以下是最接近的段落，請自行查看。",
     },
+    "help": {
+        "en": "Ask me a rule of {games} in your own words, in English, French, German or Chinese: I answer with the rulebook's exact words and say where they stand. {covers}",
+        "fr": "Posez-moi une question de règle sur {games}, avec vos mots, en français, anglais, allemand ou chinois : je réponds par les mots exacts de la règle et dis où ils se trouvent. {covers}",
+        "de": "Frag mich nach einer Regel von {games}, in deinen eigenen Worten, auf Deutsch, Englisch, Französisch oder Chinesisch: Ich antworte mit dem genauen Wortlaut des Regelhefts und sage, wo er steht. {covers}",
+        "zh": "用你自己的話，以中文、英文、法文或德文問我{games}的規則：我會引用規則書的原文，並告訴你出處。{covers}",
+    },
+    "help_covers": {
+        "en": "Its rulebook covers: {sections}.",
+        "fr": "Sa règle traite de : {sections}.",
+        "de": "Das Regelheft behandelt: {sections}.",
+        "zh": "規則書的內容包括：{sections}。",
+    },
     "no_passages": {
         "en": "The rulebooks do not answer this, and no passage comes close.",
         "fr": "Les règles ne répondent pas à cette question, et aucun passage ne s’en approche.",

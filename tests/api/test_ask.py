@@ -225,3 +225,23 @@ def test_what_only_one_rulebook_says_is_answered_from_that_rulebook(client, ques
 def test_asking_about_a_game_referee_does_not_have_is_404(client):
     response = client.post("/v1/ask", json={"question": "who wins?", "game": "chess"})
     assert response.status_code == 404 and "No game 'chess'" in response.get_json()["detail"]
+
+
+@pytest.mark.parametrize("question, lang, words", [
+    ("hi! what can you do?", "en", "Ask me a rule of Mamma Mia!"),
+    ("Hallo, was kannst du?", "de", "Frag mich nach einer Regel von Mamma Mia!"),
+    ("bonjour", "fr", "Posez-moi une question de règle sur Mamma Mia !"),
+    ("你好", "zh", "問我"),
+])
+def test_a_greeting_gets_a_word_of_help_and_the_rulebooks_main_sections_not_passages(client, question, lang, words):
+    body = ask(client, question=question, game="mamma-mia")
+    assert (body["lang"], body["answer"], body["citations"]) == (lang, None, [])
+    assert words in body["message"]
+    assert "Un tour de jeu" in body["message"] or "回合流程" in body["message"], "what the rulebook covers"
+
+
+def test_a_question_after_a_greeting_is_still_answered():
+    from service.ask import is_greeting
+
+    assert not is_greeting("hi, how many ingredient cards are there?")
+    assert not is_greeting("who wins?") and not is_greeting("aide pour compter les points")

@@ -269,7 +269,7 @@ function answerView(game, reply, ask) {
       h("p", { class: "meta" }, t("fromRulebook", { section: answer.section, lang: langName(answer.lang) }), " · ",
         h("a", { href: rulebookHref(game, answer.lang, answer.passage_id, answer.text) }, t("openInRulebook"))));
   } else {
-    parts.push(h("p", {}, h("span", { class: "badge" }, t("notInRulebooks"))), reply.citations.length > 0 && h("p", { class: "meta" }, t("closest")));
+    if (reply.citations.length > 0) parts.push(h("p", {}, h("span", { class: "badge" }, t("notInRulebooks"))), h("p", { class: "meta" }, t("closest")));
     for (const c of reply.citations) {
       parts.push(h("blockquote", { lang: c.lang }, c.quote),
         h("p", { class: "meta" }, citationLink(game, c, t("fromRulebook", { section: c.section, lang: langName(c.lang) }))));
