@@ -1,3 +1,5 @@
+import functools
+
 from flask import request
 from flask_smorest import abort
 
@@ -48,6 +50,7 @@ def _adjudicator(game_id: str) -> dict | None:
     }
 
 
+@functools.lru_cache(maxsize=None)
 def _words(game_id: str) -> dict:
     """The game's own words by language, and in Simplified script too (zh-Hans) for a Chinese
     interface that reads it: the rules files write Chinese in Traditional script."""
