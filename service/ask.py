@@ -215,7 +215,9 @@ class Ruling:
 
     read: Question
     cited: list[Hit]  # the passages cited, in order
-    refused: str | None = None  # "no_passages" or "not_found": no answer is given
+    refused: str | None = None  # "no_passages", "not_found" or "help": no answer is given
+    # A question asked on one game's page that names another game is answered from that one.
+    other_game: str | None = None
     answer: Answer | None = None  # the sentence or two given as the answer
     # When the answer is from the asker's own rulebook: the answer in the passage ranked first, cited second.
     first: Answer | None = None
@@ -246,6 +248,12 @@ def decide(library: Library, question: str, game: str | None = None, lang: str |
     """The answer to a question and the passages to cite, or the reason there is none."""
     if is_greeting(question):
         return Ruling(library.read(question, game=game, lang=lang, hint=hint), [], refused="help")
+    named = library.games_named(question) if game is not None else set()
+    if len(named) == 1 and game not in named:  # asked on Mammut Mambo's page, about Mamma Mia!
+        ruling = decide(library, question, None, lang, hint)
+        if ruling.answer is not None:
+            ruling.other_game = ruling.answer.hit.game
+            return ruling
     result = library.search(question, game=game, limit=OWN_LANGUAGE_DEPTH, lang=lang, hint=hint)
     read = result.question
     hits = result.hits[:CITATIONS]
@@ -317,6 +325,9 @@ def present(library: Library, ruling: Ruling, question: str, game: str | None = 
         book_lang=LANGUAGE_NAMES[asker or "en"][hit.lang],
         game=game_names.get(asker or "en", game_names["en"]),
     )
+    if ruling.other_game is not None:
+        response["message"] = say("other_game", asker, simplified, game=game_names.get(asker or "en", game_names["en"])) \
+            + " " + response["message"]
     response["citations"][0]["quote"] = answer.text
     if ruling.first is not None:
         response["citations"][1]["quote"] = ruling.first.text

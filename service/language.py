@@ -109,6 +109,12 @@ MESSAGES = {
         "de": "Frag mich nach einer Regel von {games}, in deinen eigenen Worten, auf Deutsch, Englisch, Französisch oder Chinesisch: Ich antworte mit dem genauen Wortlaut des Regelhefts und sage, wo er steht. {covers}",
         "zh": "用你自己的話，以中文、英文、法文或德文問我{games}的規則：我會引用規則書的原文，並告訴你出處。{covers}",
     },
+    "other_game": {
+        "en": "Your question names {game}; answered from its rules.",
+        "fr": "Votre question nomme {game} ; réponse tirée de ses règles.",
+        "de": "Deine Frage nennt {game}; die Antwort kommt aus dessen Regeln.",
+        "zh": "你的問題提到{game}，所以依它的規則回答。",
+    },
     "help_covers": {
         "en": "Its rulebook covers: {sections}.",
         "fr": "Sa règle traite de : {sections}.",

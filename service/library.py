@@ -107,6 +107,10 @@ class Library:
     def rulebook_langs(self, game: str) -> list[str]:
         return [lang for (g, lang) in self.rulebooks if g == game]
 
+    def games_named(self, q: str) -> set[str]:
+        """The games a question names ("... in Mamma Mia?")."""
+        return self.reader.mentioned_games(q)
+
     def sentence_closeness(self, meant: str, passage_id: str):
         """How close in meaning each sentence of a passage is to a question as Referee reads it
         (``Question.meant``): one cosine per sentence, in order."""

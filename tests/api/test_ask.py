@@ -245,3 +245,11 @@ def test_a_question_after_a_greeting_is_still_answered():
 
     assert not is_greeting("hi, how many ingredient cards are there?")
     assert not is_greeting("who wins?") and not is_greeting("aide pour compter les points")
+
+
+def test_a_question_that_names_another_game_is_answered_from_that_game_and_says_so(client):
+    body = ask(client, question="Wie viele Zutaten braucht die Pizza Bombastica bei Mamma Mia?", game="mammut-mambo")
+    assert body["answer"]["game"] == "mamma-mia"
+    assert body["message"].startswith("Deine Frage nennt Mamma Mia!")
+    same = ask(client, question="how many cards can I hold in Mamma Mia?", game="mamma-mia")
+    assert "names" not in same["message"], "its own game's name only routes it"

@@ -75,9 +75,11 @@ async function api(path, body, { fresh = false } = {}) {
 const langName = (code) => t(`lang.${code}`);
 const gameName = (game) => STRINGS[ui]?.[`game.${game.id}`] || game.names[API_LANG[ui]] || game.names.en || game.id;
 
+// A passage's place in its own game's rulebook (a passage id starts with its game's: an answer on one
+// game's page may come from another game the question named).
 function rulebookHref(game, lang, passageId, quote) {
   const mark = quote ? `?mark=${encodeURIComponent(quote)}` : "";
-  return `/games/${game.id}/rulebook/${lang}${mark}#${encodeURIComponent(passageId)}`;
+  return `/games/${passageId.split(".")[0] || game.id}/rulebook/${lang}${mark}#${encodeURIComponent(passageId)}`;
 }
 
 // Text with every occurrence of a needle marked (case- and accent-insensitive).
