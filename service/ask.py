@@ -243,13 +243,22 @@ def is_greeting(question: str) -> bool:
     return bool(question.strip()) and _GREETING.match(question.strip()) is not None
 
 
+def _within_name(library: Library, named: str, game: str) -> bool:
+    """Whether a name of game ``named`` stands inside a name of ``game``: "Mamma" inside "Mamma Mia!",
+    where "the mamma card" on Mamma Mia!'s page is its own Mamma Mia! card, not the other game."""
+    inner = {n.casefold() for n in library.games[named]["names"].values()}
+    outer = {n.casefold() for n in library.games[game]["names"].values()}
+    return any(a in b for a in inner for b in outer)
+
+
 def decide(library: Library, question: str, game: str | None = None, lang: str | None = None,
            hint: str | None = None) -> Ruling:
     """The answer to a question and the passages to cite, or the reason there is none."""
     if is_greeting(question):
         return Ruling(library.read(question, game=game, lang=lang, hint=hint), [], refused="help")
     named = library.games_named(question) if game is not None else set()
-    if len(named) == 1 and game not in named:  # asked on Mammut Mambo's page, about Mamma Mia!
+    if len(named) == 1 and game not in named and not _within_name(library, *named, game):
+        # asked on Mammut Mambo's page, about Mamma Mia!
         ruling = decide(library, question, None, lang, hint)
         if ruling.answer is not None:
             ruling.other_game = ruling.answer.hit.game

@@ -253,3 +253,5 @@ def test_a_question_that_names_another_game_is_answered_from_that_game_and_says_
     assert body["message"].startswith("Deine Frage nennt Mamma Mia!")
     same = ask(client, question="how many cards can I hold in Mamma Mia?", game="mamma-mia")
     assert "names" not in same["message"], "its own game's name only routes it"
+    inside = ask(client, question="what happens when the mamma card comes out?", game="mamma-mia")
+    assert inside["citations"][0]["game"] == "mamma-mia", "'Mamma' inside 'Mamma Mia!' is this game's own card"
