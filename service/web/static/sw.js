@@ -1,7 +1,7 @@
 // Referee's service worker: the app keeps working on a phone whose connection comes and goes.
-// The app's files are kept and refreshed in the background; a page opened offline gets the app's
-// one HTML shell; what the app read from the API (the games, rulebooks, passages) is kept and used
-// when the network is gone. Questions and verdicts (POST) always go to the server: an answer is
+// The app's files and what it read from the API (the games, rulebooks, passages) come from the
+// network first and are kept; when the network is gone the kept copies serve, and a page opened
+// offline gets the app's one HTML shell. Questions and verdicts (POST) always go to the server: an answer is
 // never made up from a cache.
 const VERSION = "referee-2";
 // What the app reads that is worth keeping offline: the games and their rulebooks (not searches,
