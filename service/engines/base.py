@@ -137,19 +137,9 @@ class Rule:
     words: Words | None = None  # the game's own words: a value that is one of them is said in the asker's
 
     def message(self, lang: str, values: dict) -> str:
-        """The rule's message in ``lang``, its values said there too: a function of the language is
-        called, a word of the game's (``words``) translated, a list joined with the language's comma."""
-        def said(value):
-            if callable(value):
-                return value(lang)
-            if isinstance(value, (list, tuple)):
-                return Words.SEPARATOR.get(lang, ", ").join(str(said(v)) for v in value) or "-"
-            if isinstance(value, str) and self.words is not None:
-                return self.words.say(value, lang)
-            return value
-
+        """The rule's message in ``lang``, its values said there too (Words.said)."""
         template = self.messages.get(lang) or self.messages["en"]
-        return template.format(**{k: said(v) for k, v in values.items()})
+        return (self.words or NO_WORDS).format(template, lang, values)
 
 
 @dataclass
@@ -193,17 +183,25 @@ class Words:
         names = self.table.get(key)
         return (names.get(lang) or names["en"]) if names else key
 
-    def __call__(self, key: str) -> Callable[[str], str]:
-        return lambda lang: self.say(key, lang)
+    def said(self, value, lang: str):
+        """A message value in ``lang``: a function of the language called, a list joined with the
+        language's comma ("-" when empty), one of the game's words translated, the rest as it is."""
+        if callable(value):
+            return value(lang)
+        if isinstance(value, (list, tuple)):
+            return self.SEPARATOR.get(lang, ", ").join(str(self.said(v, lang)) for v in value) or "-"
+        return self.say(value, lang) if isinstance(value, str) else value
 
-    def listed(self, keys: Iterable[str], empty: str = "-") -> Callable[[str], str]:
-        """Several keys as one message value, in the asker's words and list separator."""
-        keys = list(keys)
-        return lambda lang: self.SEPARATOR.get(lang, ", ").join(self.say(k, lang) for k in keys) or empty
+    def format(self, template: str, lang: str, values: dict) -> str:
+        """A message template of the game's, its values said in ``lang``."""
+        return template.format(**{k: self.said(v, lang) for k, v in values.items()})
 
     def by_lang(self) -> dict[str, dict[str, str]]:
         """lang -> key -> word: what GET /v1/games gives the web app."""
         return {lang: {key: self.say(key, lang) for key in self.table} for lang in LANGS}
+
+
+NO_WORDS = Words({})
 
 
 def load_words(game: str) -> Words:
@@ -262,17 +260,19 @@ class Scoring:
     code: str
     citations: tuple[Citation, ...]
     messages: dict[str, str]
+    words: Words | None = None  # the game's own words, as in Rule
 
     def line(self, lang: str, value: int | None = None, **values) -> dict:
         template = self.messages.get(lang) or self.messages["en"]
-        line = {"code": self.code, "message": template.format(value=value, **values),
+        line = {"code": self.code, "message": (self.words or NO_WORDS).format(template, lang, {"value": value, **values}),
                 "citations": [c.as_dict() for c in self.citations]}
         return line if value is None else {**line, "value": value}
 
 
 def load_scoring(game: str) -> dict[str, Scoring]:
     """A game's scoring rules, by the last part of their code."""
-    return {e["code"].rsplit(".", 1)[1]: Scoring(e["code"], _citations(e), e["messages"])
+    words = load_words(game)
+    return {e["code"].rsplit(".", 1)[1]: Scoring(e["code"], _citations(e), e["messages"], words)
             for e in _rule_data(game).get("scoring", [])}
 
 

@@ -95,6 +95,14 @@ def test_moemmen_lists_each_rounds_points_and_their_total(client):
         assert sum(line["value"] for line in rounds) == total["value"] == player["total"]
 
 
+def test_a_rounds_colour_is_named_in_the_askers_language(client):
+    state = play_out(3, 1)
+    lines = [line["message"] for player in score(client, "moemmen", state, lang="de")["players"] for line in player["lines"]]
+    colours = [line for line in lines if "Farbe" in line]
+    assert colours and all(any(word in line for word in ("rot", "blau", "grün", "gelb")) for line in colours)
+    assert not any(word in line for line in colours for word in ("red", "blue", "green", "yellow"))
+
+
 def test_score_answers_404_without_an_engine_422_for_an_impossible_state_400_when_malformed(client):
     assert client.post("/v1/games/chess/score", json={"state": {}}).status_code == 404
     state = ENGINES["moemmen"].setup(3, 1, {})

@@ -31,6 +31,6 @@ def test_a_verdict_names_the_move_kind_and_what_the_moment_takes_in_the_askers_w
 
 def test_a_list_of_words_is_joined_in_the_askers_way():
     words = load_words("mamma")
-    assert words.listed(["take", "end-turn"])("zh") == "拿牌、結束回合"
-    assert words.listed(["take", "end-turn"])("en") == "take a card, end the turn"
+    assert words.said(["take", "end-turn"], "zh") == "拿牌、結束回合"
+    assert words.said(["take", "end-turn"], "en") == "take a card, end the turn"
     assert words.say("14", "de") == "14", "a key without a word is shown as it is"
