@@ -28,10 +28,11 @@ from service.throttle import Throttle
 # Flask's views run on these threads, per worker. The work is CPU-bound Python under one GIL: more
 # threads only fight over it (searches saturated on two cores: 143/s with 2 threads, 125/s with 4,
 # 82/s with 8). Bodies are read before a view runs, so a slow client does not hold one.
-FLASK_THREADS = Settings.read().threads
+_SETTINGS = Settings.read()
+FLASK_THREADS = _SETTINGS.threads
 # The longest a body may pause between two of its parts: a client that stops sending holds a
 # coroutine and a socket until then, then gets a 408.
-BODY_SECONDS = Settings.read().body_seconds
+BODY_SECONDS = _SETTINGS.body_seconds
 
 
 def _headers(scope) -> dict[str, str]:

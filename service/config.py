@@ -11,7 +11,7 @@ the variable's name.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Mapping
 
 DEFAULT_RATE_LIMIT = "30/second;600/minute"
@@ -43,7 +43,7 @@ class Settings:
     max_head_bytes: int = 64 * 1024  # REFEREE_MAX_HEAD_BYTES
     head_seconds: float = 10.0  # REFEREE_HEAD_SECONDS
     body_seconds: float = 15.0  # REFEREE_BODY_SECONDS
-    mcp_allowed_hosts: tuple[str, ...] = field(default=())  # REFEREE_MCP_ALLOWED_HOSTS, comma-separated
+    mcp_allowed_hosts: tuple[str, ...] = ()  # REFEREE_MCP_ALLOWED_HOSTS, comma-separated
 
     @classmethod
     def read(cls, environ: Mapping[str, str] = os.environ) -> Settings:
@@ -59,9 +59,6 @@ class Settings:
             except ValueError:
                 what = "a whole number" if kind is int else "a number"
                 raise BadSetting(f"{name}={value!r} is not {what}") from None
-
-        def listed(name: str) -> tuple[str, ...]:
-            return tuple(item.strip() for item in environ.get(name, "").split(",") if item.strip())
 
         d = cls()
         return cls(
@@ -79,14 +76,23 @@ class Settings:
             search_backend=text("REFEREE_SEARCH_BACKEND", d.search_backend),
             cors_origins=text("REFEREE_CORS_ORIGINS", d.cors_origins),
             public_url=text("REFEREE_PUBLIC_URL", d.public_url).rstrip("/"),
-            api_keys=listed("REFEREE_API_KEY"),
+            api_keys=api_keys(environ),
             max_upload_bytes=number("REFEREE_MAX_UPLOAD_BYTES", d.max_upload_bytes, int),
             rate_limit=text("REFEREE_RATE_LIMIT", d.rate_limit),
             max_head_bytes=number("REFEREE_MAX_HEAD_BYTES", d.max_head_bytes, int),
             head_seconds=number("REFEREE_HEAD_SECONDS", d.head_seconds, float),
             body_seconds=number("REFEREE_BODY_SECONDS", d.body_seconds, float),
-            mcp_allowed_hosts=listed("REFEREE_MCP_ALLOWED_HOSTS"),
+            mcp_allowed_hosts=_listed(environ, "REFEREE_MCP_ALLOWED_HOSTS"),
         )
+
+
+def _listed(environ: Mapping[str, str], name: str) -> tuple[str, ...]:
+    return tuple(item.strip() for item in environ.get(name, "").split(",") if item.strip())
+
+
+def api_keys(environ: Mapping[str, str] = os.environ) -> tuple[str, ...]:
+    """REFEREE_API_KEY's keys alone: what every limited request reads (Settings.read reads them all)."""
+    return _listed(environ, "REFEREE_API_KEY")
 
 
 WILDCARD_HOSTS = ("0.0.0.0", "::", "")

@@ -22,8 +22,9 @@ from service.config import Settings
 
 LINGER_SECONDS = 2.0  # after a refusal, what the client still sends is read and dropped this long
 LINGER_BYTES = 4 * 1024 * 1024  # or until this much came: then the connection is cut
-MAX_HEAD_BYTES = Settings.read().max_head_bytes  # a request line and its headers
-HEAD_SECONDS = Settings.read().head_seconds
+_SETTINGS = Settings.read()
+MAX_HEAD_BYTES = _SETTINGS.max_head_bytes  # a request line and its headers
+HEAD_SECONDS = _SETTINGS.head_seconds
 
 
 def refusal(status: int, detail: str) -> bytes:

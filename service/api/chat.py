@@ -15,7 +15,7 @@ from flask import Response, current_app, json, request, stream_with_context
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from service import chat, errors
-from service.config import Settings
+from service.config import api_keys
 from service.api import Blueprint, best_language, library
 from service.schemas import AskOut, ChatCompletionIn, ChatCompletionOut, ChatModelOut, ChatModelsOut, ChatProblemOut
 
@@ -38,7 +38,7 @@ _CODES = {401: "invalid_api_key", 404: "model_not_found", 413: "request_too_larg
 def keys() -> list[str]:
     """The keys a client must send as ``Authorization: Bearer <key>``: REFEREE_API_KEY, one or several
     separated by commas. None set (the default): no key is asked for."""
-    return list(Settings.read().api_keys)
+    return list(api_keys())
 
 
 def authorized(header: str | None) -> bool:
