@@ -374,9 +374,9 @@ def _help(library: Library, game: str | None, lang: str | None, simplified: bool
         book = library.rulebooks.get((game, code if code in langs else langs[0])) if langs else None
         titles = [s["title"] for s in (book or {}).get("sections", []) if s.get("kind") == "rule" and s["passages"]][:6]
         if titles:
-            covers = say("help_covers", lang, simplified, sections=("、" if code == "zh" else "; ").join(titles))
-    games = ("、" if code == "zh" else ", ").join(names)
-    return say("help", lang, simplified, games=in_script(games, simplified) if code == "zh" else games, covers=covers).strip()
+            covers = say("help_covers", lang, sections=("、" if code == "zh" else "; ").join(titles))
+    # the whole message in the asker's script at once (say): the names and sections in it too
+    return say("help", lang, simplified, games=("、" if code == "zh" else ", ").join(names), covers=covers).strip()
 
 
 def ask(library: Library, question: str, game: str | None = None, lang: str | None = None,
