@@ -118,57 +118,6 @@ class Citation:
         return {"passage_id": self.passage_id, "lang": self.lang, "quote": self.quote}
 
 
-@dataclass(frozen=True)
-class Rule:
-    """One rule of a game: a stable code, where the rulebooks state it, and how to say it.
-
-    ``check(model, move)`` yields one dict of message values per breach (none: the move keeps
-    the rule). ``interpretation`` (in en, fr, de, zh) is set where the text leaves room and
-    Referee chose a reading; ``disagreement`` names the entry of corpus/disagreements.yaml when
-    the rulebooks of the game differ on this rule.
-    """
-
-    code: str
-    citations: tuple[Citation, ...]
-    messages: dict[str, str]
-    check: Callable[[Any, Any], Iterable[dict]]
-    interpretation: dict[str, str] | None = None
-    disagreement: str | None = None
-    words: Words | None = None  # the game's own words: a value that is one of them is said in the asker's
-
-    def message(self, lang: str, values: dict) -> str:
-        """The rule's message in ``lang``, its values said there too (Words.said)."""
-        template = self.messages.get(lang) or self.messages["en"]
-        return (self.words or NO_WORDS).format(template, lang, values)
-
-
-@dataclass
-class Violation:
-    code: str
-    message: str
-    citations: list[dict]
-    interpretation: str | None = None
-    disagreement: str | None = None
-    values: dict = field(default_factory=dict)
-
-    def as_dict(self) -> dict:
-        out = {"code": self.code, "message": self.message, "citations": self.citations}
-        if self.interpretation:
-            out["interpretation"] = self.interpretation
-        if self.disagreement:
-            out["disagreement"] = self.disagreement
-        return out
-
-
-RULES_DATA = Path(__file__).resolve().parent / "rules"
-
-
-@lru_cache(maxsize=None)
-def _rule_data(game: str) -> dict:
-    """service/engines/rules/<game>.yaml: the game's rule prose, read once per process."""
-    return yaml.load((RULES_DATA / f"{game}.yaml").read_text(encoding="utf-8"), Loader=SafeLoader)
-
-
 class Words:
     """A game's own words in en, fr, de and zh (rules/<game>.yaml's ``words``: its move kinds, pieces,
     decks, ...), for messages and for the web app: ``words("wife")`` is a message value that says
@@ -202,6 +151,57 @@ class Words:
 
 
 NO_WORDS = Words({})
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One rule of a game: a stable code, where the rulebooks state it, and how to say it.
+
+    ``check(model, move)`` yields one dict of message values per breach (none: the move keeps
+    the rule). ``interpretation`` (in en, fr, de, zh) is set where the text leaves room and
+    Referee chose a reading; ``disagreement`` names the entry of corpus/disagreements.yaml when
+    the rulebooks of the game differ on this rule.
+    """
+
+    code: str
+    citations: tuple[Citation, ...]
+    messages: dict[str, str]
+    check: Callable[[Any, Any], Iterable[dict]]
+    interpretation: dict[str, str] | None = None
+    disagreement: str | None = None
+    words: Words = NO_WORDS  # the game's own words: a value that is one of them is said in the asker's
+
+    def message(self, lang: str, values: dict) -> str:
+        """The rule's message in ``lang``, its values said there too (Words.said)."""
+        template = self.messages.get(lang) or self.messages["en"]
+        return self.words.format(template, lang, values)
+
+
+@dataclass
+class Violation:
+    code: str
+    message: str
+    citations: list[dict]
+    interpretation: str | None = None
+    disagreement: str | None = None
+    values: dict = field(default_factory=dict)
+
+    def as_dict(self) -> dict:
+        out = {"code": self.code, "message": self.message, "citations": self.citations}
+        if self.interpretation:
+            out["interpretation"] = self.interpretation
+        if self.disagreement:
+            out["disagreement"] = self.disagreement
+        return out
+
+
+RULES_DATA = Path(__file__).resolve().parent / "rules"
+
+
+@lru_cache(maxsize=None)
+def _rule_data(game: str) -> dict:
+    """service/engines/rules/<game>.yaml: the game's rule prose, read once per process."""
+    return yaml.load((RULES_DATA / f"{game}.yaml").read_text(encoding="utf-8"), Loader=SafeLoader)
 
 
 def load_words(game: str) -> Words:
@@ -260,11 +260,11 @@ class Scoring:
     code: str
     citations: tuple[Citation, ...]
     messages: dict[str, str]
-    words: Words | None = None  # the game's own words, as in Rule
+    words: Words = NO_WORDS  # the game's own words, as in Rule
 
     def line(self, lang: str, value: int | None = None, **values) -> dict:
         template = self.messages.get(lang) or self.messages["en"]
-        line = {"code": self.code, "message": (self.words or NO_WORDS).format(template, lang, {"value": value, **values}),
+        line = {"code": self.code, "message": self.words.format(template, lang, {"value": value, **values}),
                 "citations": [c.as_dict() for c in self.citations]}
         return line if value is None else {**line, "value": value}
 
