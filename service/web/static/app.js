@@ -626,9 +626,11 @@ async function dispute(game) {
         player?.hand && h("p", { class: "meta" }, `${t("hand")}${t("colon")}`, h("span", { class: "move", translate: "no" }, (describe(player.hand, say, named) || t("noCards"))))));
       score.replaceChildren(standingsView(game, standings));
       const all = listed.moves;
-      const list = (n) => h("ul", { class: "moves" }, all.slice(0, n).map((move) => h("li", {},
-        h("span", { class: "move", translate: "no" }, describe(move, say, named)),
-        h("button", { type: "button", "aria-label": `${t("use")}: ${describe(move, say, named)}`, onclick: () => { moveBox.value = JSON.stringify(move, null, 1); moveBox.focus(); } }, t("use")))));
+      const list = (n) => h("ul", { class: "moves" }, all.slice(0, n).map((move) => {
+        const said = describe(move, say, named);
+        return h("li", {}, h("span", { class: "move", translate: "no" }, said),
+          h("button", { type: "button", "aria-label": `${t("use")}: ${said}`, onclick: () => { moveBox.value = JSON.stringify(move, null, 1); moveBox.focus(); } }, t("use")));
+      }));
       const more = all.length > MOVES_SHOWN && h("button", { type: "button", class: "quiet", onclick: () => { more.remove(); shown.replaceWith(list(all.length)); } }, t("showAll", { n: all.length }));
       const shown = list(MOVES_SHOWN);
       moves.replaceChildren(h("h2", {}, t("legalMoves")), all.length ? shown : h("p", {}, t("noLegalMoves")), more || "");
