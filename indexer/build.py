@@ -26,7 +26,7 @@ from typing import Callable, Iterable
 
 from whoosh import index as whoosh_index
 
-from indexer import names, tantivy_index, vectors
+from indexer import lexicon, names, tantivy_index, vectors
 from indexer.analysis import terms
 from indexer.cedict import zh_en
 from indexer.corpus import Corpus, Passage, Rulebook, fingerprint, load_corpus
@@ -184,8 +184,12 @@ def _write_generation(index_dir: Path, corpus: Corpus, source_print: str, docs: 
         tantivy_index.write(generation / tantivy_index.FOLDER, (_document(p) for p in docs))
         progress("embedding passages and sentences")
         forms = names.name_forms({game["id"]: game for game in corpus.games})
+        uncurated = uncurated_games(corpus)
         vectors.write(generation, docs, corpus.questions, lambda q: names.meant(q, forms),
-                      cache=embeddings, progress=progress, second=bool(uncurated_games(corpus)))
+                      cache=embeddings, progress=progress, second=bool(uncurated))
+        if uncurated:
+            progress("embedding the words of the games without players' questions")
+            lexicon.write(generation, (p for p in docs if p.game in uncurated), vectors.embed)
         (generation / CATALOG).write_text(
             json.dumps(catalog(corpus, source_print), ensure_ascii=False), encoding="utf-8"
         )

@@ -17,6 +17,7 @@ from pathlib import Path
 from indexer.analysis import terms, warm_up
 from indexer.generation import hold, read_catalog, text_field
 from indexer.corpus import LANGS
+from indexer.lexicon import Lexicon
 from indexer.terms import TermBase
 from indexer.vectors import Vectors, embed
 from service.retrieval.plan import Planner, QueryPlan
@@ -89,7 +90,7 @@ class Library:
         added = [g["id"] for g in catalog["games"] if all(b.get("added") for b in g.get("rulebooks", []))]
         self.ranker = Ranker(Vectors.load(generation), self.rarity, scorer, catalog.get("question_terms", {}),
                              uncurated, added)
-        self.planner = Planner(self.terms, self.langs, catalog.get("dictionaries"))
+        self.planner = Planner(self.terms, self.langs, catalog.get("dictionaries"), Lexicon.load(generation))
         self.reader = Reader(self.games, self.terms, self.passages, self._in_corpus, detector, self.planner.translates,
                              self.ranker.asked_words.knows)
         self._searched = lru_cache(maxsize=SEARCHES_KEPT)(self._search)

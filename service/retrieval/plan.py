@@ -14,7 +14,9 @@ from dataclasses import dataclass, field, replace
 from indexer.analysis import HAN, analyzer, terms, to_simplified, words
 from indexer.generation import section_field, text_field
 from indexer.corpus import LANGS
+from indexer.lexicon import Lexicon
 from indexer.terms import ELSEWHERE, Concept, TermBase
+from indexer.vectors import embed
 from service.retrieval.question import Question
 
 MAX_QUERY_TERMS = 64
@@ -44,11 +46,18 @@ class Facet:
 @dataclass
 class QueryPlan:
     clauses: list[list[Form] | Facet] = field(default_factory=list)  # optional; a list: alternatives
+    # For each clause, the word or concept of the question it searches: a word searched in every
+    # language's fields, or through a dictionary, is one thing asked, which the ranker weighs once.
+    units: list[int] = field(default_factory=list)
     required: list[Form] = field(default_factory=list)  # quoted phrases: at least one must match
     wanted: dict[str, set[str]] = field(default_factory=lambda: {lang: set() for lang in LANGS})  # to highlight
 
     def __bool__(self) -> bool:
         return bool(self.clauses or self.required)
+
+    def add(self, clause: list[Form] | Facet, unit: int) -> None:
+        self.clauses.append(clause)
+        self.units.append(unit)
 
 
 def form(fieldname: str, lang: str, text: str, boost: float = 1.0) -> Form | None:
@@ -63,9 +72,11 @@ def form(fieldname: str, lang: str, text: str, boost: float = 1.0) -> Form | Non
 class Planner:
     """Turns analysed questions into plans; the concepts' forms are worked out once per index."""
 
-    def __init__(self, terms_base: TermBase, langs: tuple[str, ...], dictionaries: dict | None = None):
+    def __init__(self, terms_base: TermBase, langs: tuple[str, ...], dictionaries: dict | None = None,
+                 lexicon: Lexicon | None = None):
         self.langs = langs  # languages some rulebook is written in: only their fields are worth querying
         self.dictionaries = dictionaries or {}  # "zh-en" -> word (Simplified) -> translations
+        self.lexicon = lexicon or Lexicon()  # the words of the games without players' questions (indexer.lexicon)
         self._forms = {c.id: self._concept_forms(c) for c in terms_base.concepts.values()}
         self._stems = {c.id: self._concept_stems(c) for c in terms_base.concepts.values()}
 
@@ -96,7 +107,7 @@ class Planner:
             if match.concept.facet == ELSEWHERE:  # a word of another domain: nothing to find
                 continue
             if match.concept.facet:  # a kind of question ("how many"), not a word to find
-                plan.clauses.append(Facet(match.concept.facet, NUMBER_FACET_WEIGHT))
+                plan.add(Facet(match.concept.facet, NUMBER_FACET_WEIGHT), -1)
             else:
                 by_span.setdefault((match.start, match.end), []).append(match.concept)
         seen: set[tuple[str, ...]] = set()
@@ -107,22 +118,26 @@ class Planner:
             seen.add(key)
             alternatives = [a for c in concepts for a in self._forms[c.id]]
             if alternatives:
-                plan.clauses.append(alternatives)
+                plan.add(alternatives, len(plan.clauses))
             for concept in concepts:
                 for lang, stems in self._stems[concept.id].items():
                     plan.wanted[lang].update(stems)
 
         searched = question.searched
-        for start, end in question.analysis.leftover:
-            self._translations(plan, question.lang, searched[start:end])
-        leftover = " ".join(searched[s:e] for s, e in question.analysis.leftover)
+        spans = [searched[start:end] for start, end in question.analysis.leftover]
+        units = {text: len(plan.clauses) + k for k, text in enumerate(spans)}
+        for text in spans:
+            self._translations(plan, question.lang, text, units[text])
+        self._bridged(plan, question, spans, units)
         for lang in self.langs:
             weight = 1.0 if question.lang in (None, lang) else OTHER_LANGUAGE_WEIGHT
             # a Chinese word is searched in Chinese text only: no other can hold it
-            for word in [w for w in terms(lang, leftover) if lang == "zh" or not HAN.search(w)][:MAX_QUERY_TERMS]:
+            found = [(w, units[text]) for text in spans for w in terms(lang, text) if lang == "zh" or not HAN.search(w)]
+            for word, unit in found[:MAX_QUERY_TERMS]:
                 plan.wanted[lang].add(word)
-                plan.clauses.append([Form(text_field(lang), (word,), boost=weight)])
-                plan.clauses.append([Form(section_field(lang), (word,), boost=weight)])
+                plan.add([Form(text_field(lang), (word,), boost=weight)], unit)
+                plan.add([Form(section_field(lang), (word,), boost=weight)], unit)
+        for lang in self.langs:
             for phrase in question.phrases:
                 found = form(text_field(lang), lang, phrase)
                 if found is not None:
@@ -134,7 +149,7 @@ class Planner:
         """Whether a general dictionary gives ``word`` translations that some rulebook uses."""
         return any(to_simplified(word) in self.dictionaries.get(f"{lang}-{target}", {}) for target in self.langs)
 
-    def _translations(self, plan: QueryPlan, lang: str | None, word: str) -> None:
+    def _translations(self, plan: QueryPlan, lang: str | None, word: str, unit: int) -> None:
         """A word the term base does not know, translated by a general dictionary: one clause per
         target language, its translations as alternatives at a lower weight."""
         for target in self.langs:
@@ -144,6 +159,27 @@ class Planner:
             alternatives = [f for t in translations
                             if (f := form(text_field(target), target, t, boost=DICTIONARY_WEIGHT)) is not None]
             if alternatives:
-                plan.clauses.append(alternatives)
+                plan.add(alternatives, unit)
                 for f in alternatives:
                     plan.wanted[target].update(f.stems)
+
+    def _bridged(self, plan: QueryPlan, question: Question, spans: list[str], units: dict[str, int]) -> None:
+        """The words the term base does not know, asked of a game without players' questions in
+        another language than its rulebook's: each with the rulebook words nearest it in meaning
+        (indexer.lexicon), one clause per rulebook language, at a dictionary's weight."""
+        if not (question.game and question.lang):
+            return
+        targets = [lang for lang in self.lexicon.langs(question.game) if lang != question.lang]
+        asked = list(dict.fromkeys(text for text in spans if terms(question.lang, text) and len(text) > 1))
+        if not (targets and asked):
+            return
+        vectors = embed(asked)
+        for lang in targets:
+            for text, nearest in zip(asked, self.lexicon.nearest(vectors, question.game, lang)):
+                alternatives = [replace(f, field=fieldname) for word, _ in nearest
+                                if (f := form(text_field(lang), lang, word, boost=DICTIONARY_WEIGHT)) is not None
+                                for fieldname in (text_field(lang), section_field(lang))]
+                if alternatives:
+                    plan.add(alternatives, units[text])
+                    for f in alternatives:
+                        plan.wanted[lang].update(f.stems)

@@ -6,9 +6,13 @@ import pytest
 from indexer import added
 from indexer.__main__ import main as indexer_main
 from indexer.build import DEFAULT_CORPUS, build, is_stale, uncurated_games
-from indexer.generation import read_catalog
+from indexer.analysis import terms
+from indexer.generation import read_catalog, text_field
+from indexer.lexicon import Lexicon
 from indexer.corpus import load_corpus
 from indexer.vectors import E5_WIDTH, Vectors
+from service.library import Library
+from service.retrieval.plan import Facet
 from tests.conftest import FIXTURES, seeded
 
 PRINTED = FIXTURES / "rulebooks" / "pilzsammler.de.pdf"
@@ -101,3 +105,28 @@ def test_the_command_says_why_a_file_is_not_added(tmp_path, capsys):
     assert code == 1
     assert "not added: The PDF has no text layer" in capsys.readouterr().err
     assert not (tmp_path / "library" / "scanned").exists()
+
+
+def test_a_question_in_another_language_meets_an_added_games_own_words(tmp_path, corpus_embeddings):
+    library_dir, index = tmp_path / "library", seeded(tmp_path / "index", corpus_embeddings)
+    added.add(PRINTED.read_bytes(), "pilzsammler.de.pdf", "pilzsammler", None, None, library_dir, SHIPPED)
+    build(index, DEFAULT_CORPUS, library=library_dir)
+    lexicon = Lexicon.load(index.resolve())  # the added game's words alone: the shipped games' are concepts
+    assert lexicon.langs("pilzsammler") == ["de"] and lexicon.langs("mamma") == []
+    library = Library(index)
+    try:
+        for question, lang, word in (("how many mushrooms fit in one basket?", "en", "mushrooms"),
+                                     ("一个篮子能放几个蘑菇？", "zh", "蘑菇")):
+            read = library.read(question, game="pilzsammler", lang=lang)
+            plan = library.planner.plan(read)
+            unit = next(u for c, u in zip(plan.clauses, plan.units)
+                        if not isinstance(c, Facet) and any(f.stems == tuple(terms(lang, word)) for f in c))
+            bridged = {f.stems for c, u in zip(plan.clauses, plan.units) if u == unit and not isinstance(c, Facet)
+                       for f in c if f.field == text_field("de")}
+            assert ("pilz",) in bridged  # Pilze: one word asked, searched as written and as the rulebook says it
+            hits = library.search(question, game="pilzsammler", lang=lang).hits
+            assert any("<mark>Pilze</mark>" in hit.snippet for hit in hits)  # and shown where it stands
+        plan = library.planner.plan(library.read("how many mushrooms fit in one basket?", game="mamma", lang="en"))
+        assert "pilz" not in plan.wanted["de"]  # a shipped game's question is searched as before
+    finally:
+        library.close()
