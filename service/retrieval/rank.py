@@ -110,6 +110,7 @@ WEIGHTS = Path(__file__).with_name("ranker.json")
 UNCURATED = "uncurated"  # ranker.json's part for games without players' questions
 # The cosine at which a players' question is the question asked again (spelling and spacing aside).
 ASKED_BEFORE = 0.95
+NOWHERE = "\x00"  # a stem no analyzer makes, so no passage holds it
 OFF_TOPIC_FILE = "off_topic.npy"  # beside ranker.json: the embeddings of the off-topic questions the decision was fitted on
 Preferred = tuple[float, dict, "list[tuple[int, int]] | None"]  # score, stored fields, highlights when worked out
 
@@ -366,6 +367,7 @@ class Ranker:
         # the games whose passages have players' questions written for them
         self.curated = frozenset(vectors.answering_in) - frozenset(added)
         self._stems: dict[str, _Stems] = {}
+        self._unheld_rarity: dict[str, float] = {}
         self.asked_words = AskedWords(question_terms or {})
 
     def stems(self, fields: dict) -> _Stems:
@@ -379,25 +381,50 @@ class Ranker:
             )
         return self._stems[key]
 
-    def _weight(self, clause: list[Form]) -> float:
-        """How telling a clause is: its most telling text form, a phrase as telling as its commonest stem."""
+    def _weight(self, clause: list[Form], held: bool = False) -> float:
+        """How telling a clause is: its most telling text form, a phrase as telling as its commonest
+        stem; ``held``: of the forms that some passage holds (0 when none does)."""
         best = 0.0
         for form in clause:
             lang = form.field.removeprefix(text_field(""))
             if form.field == text_field(lang):
-                best = max(best, min(self.rarity(lang, stem) for stem in form.stems))
+                rarities = [self.rarity(lang, stem) for stem in form.stems]
+                if not held or max(rarities) < self._unheld(lang):
+                    best = max(best, min(rarities))
         return best
+
+    def _unheld(self, lang: str) -> float:
+        """The rarity of a stem no passage of ``lang`` holds: the most telling a stem can be."""
+        if lang not in self._unheld_rarity:
+            self._unheld_rarity[lang] = self.rarity(lang, NOWHERE)
+        return self._unheld_rarity[lang]
+
+    def _units(self, plan: QueryPlan, by_word: bool) -> list[tuple[float, list[list[Form]]]]:
+        """The question's words and concepts as the plan searches them, each with how telling it is
+        and its clauses. ``by_word``: a word is searched in every language's fields and through its
+        translations, but it is one thing asked: it weighs as its most telling form that some
+        passage holds (a German word in a German rulebook weighs as German, not as the English word
+        no passage holds), or, when no passage holds any, as its most telling form. Otherwise
+        (the curated games' scorer, fitted so) each clause weighs on its own."""
+        grouped: dict[int, list[list[Form]]] = {}
+        for k, (clause, unit) in enumerate(zip(plan.clauses, plan.units)):
+            if not isinstance(clause, Facet):
+                grouped.setdefault(unit if by_word else k, []).append(clause)
+        return [(max(self._weight(c, held=True) for c in clauses) or max(self._weight(c) for c in clauses), clauses)
+                for clauses in grouped.values()]
 
     def features(self, found: list[Found], plan: QueryPlan, question: Question) -> tuple[list[Preferred], np.ndarray]:
         """The candidates in the lexical order, and their traits (one row each, as FEATURES)."""
         preferred = prefer(found, plan, question)
         if not preferred:
             return preferred, np.zeros((0, len(FEATURES)))
-        clauses = [c for c in plan.clauses if not isinstance(c, Facet)]
-        weights = [self._weight(c) for c in clauses]
+        games = {fields["game"] for _, fields, _ in preferred}
+        curated = self.curated_question(question, games)
+        units = self._units(plan, by_word=not curated)
+        weights = [weight for weight, _ in units]
         total = sum(weights) or 1.0
-        rarest = max(range(len(clauses)), key=weights.__getitem__) if clauses else None
-        by_field = [_by_field(c) for c in clauses]
+        rarest = max(range(len(units)), key=weights.__getitem__) if units else None
+        by_field = [_by_field([form for clause in clauses for form in clause]) for _, clauses in units]
 
         ids = [fields["id"] for _, fields, _ in preferred]
         embedding = question_embedding(question.meant)
@@ -407,9 +434,8 @@ class Ranker:
         in_questions = self.asked_words.shares(question, ids)
         asks_next = float(bool(_WHAT_NEXT.search(question.text)))
         plain = self.vectors.plain_whole(embedding, ids)
-        games = {fields["game"] for _, fields, _ in preferred}
         # read by the scorer for games without players' questions alone (for_question): the others skip its cost
-        e5 = np.zeros(len(ids)) if self.curated_question(question, games) else self.vectors.e5_whole(question.meant, ids)
+        e5 = np.zeros(len(ids)) if curated else self.vectors.e5_whole(question.meant, ids)
         rows = []
         for place, (score, fields, _) in enumerate(preferred):
             stems, lang = self.stems(fields), fields["lang"]
