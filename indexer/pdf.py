@@ -44,6 +44,7 @@ PARAGRAPH_GAP = 1.2  # of the leading: a wider step from one line to the next be
 HEADING_SIZE = 1.12  # a line this much larger than the body text is a heading
 MAX_HEADING_CHARS = 120
 
+DASH = re.compile(r"^[\-–—](?=\s)")  # a bullet, or the dash of an aside in a sentence (_aside)
 BULLET = re.compile(r"^(?:[•●▪◦‣■□∙·\-–—*✓➢►▶]|\d{1,2}[.)]|[a-z]\))(?=\s|$)")
 PAGE_NUMBER = re.compile(
     r"^\W*(?:seite|page|pag\.|p\.|s\.|第)?\s*\d{1,4}(?:\s*(?:/|of|von|sur|de)\s*\d{1,4})?\s*(?:頁|页)?\W*$",
@@ -460,8 +461,8 @@ def _blocks(lines: list[_Line]) -> list[Block]:
                 blocks.append(Block("heading", text, line.page, level(line)))
             previous = line
             continue
-        bullet = BULLET.match(text)
         last = blocks[-1] if blocks else None
+        bullet = BULLET.match(text) and not _aside(last, text)
         continues = (last is not None and last.kind in ("paragraph", "item") and previous is not None
                      and not bullet and _continues(start, previous, line, leading, last))
         if continues:
@@ -494,6 +495,16 @@ def _continues(start: _Line, previous: _Line, line: _Line, leading: float, block
     tail = block.text.rstrip()
     return bool(tail) and not tail.endswith((".", "!", "?", ":", "。", "！", "？", "：")) and \
         (line.text[:1].islower() or tail.endswith(_HYPHENS))
+
+
+def _aside(block: Block | None, line: str) -> bool:
+    """Whether a line that begins with a dash opens an aside in the paragraph's unfinished sentence
+    ("Steht dein Schlitten auf einer Hütte" / "– auch wenn du gar nicht gezogen bist –, darfst du
+    dort"), not a list item: the paragraph has not ended its sentence, and lower case follows the dash."""
+    if block is None or block.kind != "paragraph" or not DASH.match(line):
+        return False
+    tail = block.text.rstrip()
+    return not tail.endswith((".", "!", "?", ":", ";", "。", "！", "？", "：")) and line[1:].lstrip()[:1].islower()
 
 
 def _unfinished(text: str, line: str) -> bool:

@@ -406,12 +406,14 @@ class Ranker:
         passage holds (a German word in a German rulebook weighs as German, not as the English word
         no passage holds), or, when no passage holds any, as its most telling form. Otherwise
         (the curated games' scorer, fitted so) each clause weighs on its own."""
+        clauses = [(clause, unit) for clause, unit in zip(plan.clauses, plan.units) if not isinstance(clause, Facet)]
+        if not by_word:
+            return [(self._weight(clause), [clause]) for clause, _ in clauses]
         grouped: dict[int, list[list[Form]]] = {}
-        for k, (clause, unit) in enumerate(zip(plan.clauses, plan.units)):
-            if not isinstance(clause, Facet):
-                grouped.setdefault(unit if by_word else k, []).append(clause)
-        return [(max(self._weight(c, held=True) for c in clauses) or max(self._weight(c) for c in clauses), clauses)
-                for clauses in grouped.values()]
+        for clause, unit in clauses:
+            grouped.setdefault(unit, []).append(clause)
+        return [(max(self._weight(c, held=True) for c in found) or max(self._weight(c) for c in found), found)
+                for found in grouped.values()]
 
     def features(self, found: list[Found], plan: QueryPlan, question: Question) -> tuple[list[Preferred], np.ndarray]:
         """The candidates in the lexical order, and their traits (one row each, as FEATURES)."""

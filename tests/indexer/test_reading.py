@@ -178,3 +178,18 @@ def test_a_list_item_without_a_hanging_indent_goes_on_while_its_sentence_does():
         ("item", "2. Bewegen: BP laut Wetter, höchstens ein Wegbonus, Rutschen auf Blankeis beachten."),
         ("item", "3. Zustellen."),
         ("paragraph", "Danach ist die nächste Person am Zug.")]
+
+
+def test_a_dash_inside_an_unfinished_sentence_is_an_aside_not_a_list_item():
+    lines = [_line("Steht dein Schlitten nach der Bewegung auf einer Hütte", 0),
+             _line("– auch wenn du gar nicht gezogen bist –, darfst du dort", 12),
+             _line("Aufträge erfüllen.", 24),
+             _line("Du brauchst dafür:", 48),
+             _line("– eine passende Routenkarte,", 60),
+             _line("– eine Sendung der abgebildeten Sorte.", 72)]
+    assert [(b.kind, b.text) for b in pdf._blocks(lines)] == [
+        ("paragraph", "Steht dein Schlitten nach der Bewegung auf einer Hütte – auch wenn du gar nicht gezogen bist –, "
+                      "darfst du dort Aufträge erfüllen."),
+        ("paragraph", "Du brauchst dafür:"),
+        ("item", "– eine passende Routenkarte,"),
+        ("item", "– eine Sendung der abgebildeten Sorte.")]
