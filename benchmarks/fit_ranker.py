@@ -33,7 +33,6 @@ import argparse
 import json
 from dataclasses import dataclass, replace
 import os
-import shutil
 import sys
 import time
 from collections.abc import Callable
@@ -56,7 +55,6 @@ STEP_SIZE = 0.5  # the on-topic decision's gradient descent
 FOLDS = 6
 PROJECT = Path(__file__).resolve().parent.parent
 EVAL = PROJECT / "benchmarks" / "eval"
-DEV_GAMES = EVAL / "dev-games"  # games added from their PDFs, to tune on (benchmarks/eval/dev-games/README.md)
 # What the ranker and the on-topic decision are fitted on: the first sets (their dev halves) and every
 # set named "-fitted" (benchmarks/eval/README.md lists who wrote each set and what it is for).
 TRAINING = [EVAL / "players.jsonl", EVAL / "search_dev.jsonl", *sorted(EVAL.glob("players-*-fitted.jsonl"))]
@@ -240,12 +238,7 @@ def fit_topic(on: list[tuple[np.ndarray, bool]], off: list[tuple[np.ndarray, boo
 # scorer and on-topic decision are fitted on the shipped games read that way, one at a time
 # (indexer.leave_out): each game's development questions asked of an index where that game alone
 # is uncurated, and the off-topic questions asked on its page. Cross-validated by game: the figures
-# for a game come from the fit on the three others. The decision's threshold is then set on the
-# development games (benchmarks/eval/dev-games), added from their PDFs as a table adds a game: the
-# highest that refuses at most this share of their on-topic questions. Read from a PDF, a game's
-# questions are given higher chances than a shipped game's read uncurated: at the threshold fitted on
-# those (0.16), the development games had 0.01 of their on-topic questions refused and 0.70 to 0.83
-# of their off-topic ones; at 0.25, 0.05 and 0.86.
+# for a game come from the fit on the three others.
 UNCURATED_MAX_ON_TOPIC_REFUSED = 0.05
 
 
@@ -328,52 +321,6 @@ def fit_uncurated(games: list[LeftOut], known: np.ndarray, off_topic_texts: list
     }
 
 
-def development_games_chances(work: Path, scorer: Trees, topic: dict, known: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The on-topic chances the decision gives the development games' questions, on-topic and
-    off-topic (benchmarks/eval/dev-games: rulebooks written for the purpose by helpers who never
-    saw Referee, added from their PDFs as a table adds a game; their index kept under ``work`` and
-    rebuilt when the reading or indexing changed). A question refused before the decision (words of
-    other domains, no candidate) counts as 0."""
-    from indexer import added
-    from indexer.build import DEFAULT_CORPUS, build, is_stale
-    from indexer.corpus import shipped_games
-    from service.language import Detector
-    from service.library import Library
-    from service.retrieval.rank import Topic
-
-    library_dir, index = work / "dev-games" / "library", work / "dev-games" / "index"
-    shutil.rmtree(library_dir, ignore_errors=True)
-    shipped = {g["id"]: g for g in shipped_games()}
-    for pdf in sorted(DEV_GAMES.glob("*.pdf")):
-        added.add(pdf.read_bytes(), pdf.name, pdf.name.split(".")[0], None, None, library_dir, shipped)
-    if is_stale(index, DEFAULT_CORPUS, library_dir):
-        build(index, DEFAULT_CORPUS, library=library_dir, embeddings=work / ".embeddings")
-    library = Library(index, detector=Detector(), scorer=Trees([]))  # traits need no scorer
-    decision = Topic(np.array(topic["weights"]), float(topic["bias"]), float(topic["threshold"]), known.astype(np.float32))
-    on, off = [], []
-    for questions in sorted(DEV_GAMES.glob("*.questions.jsonl")):
-        game = questions.name.split(".")[0]
-        for path, chances in ((questions, on), (DEV_GAMES / f"{game}.offtopic.jsonl", off)):
-            for question, _, traits in read(library, load_cases(path)):
-                refused = bool(question.elsewhere) or not len(traits)
-                best = 0 if refused else int(np.argmax(scorer.score(traits)))
-                chances.append(0.0 if refused else library.ranker.on_topic(question, traits, best, decision))
-    library.close()
-    return np.array(on), np.array(off)
-
-
-def calibrated(topic: dict, on: np.ndarray, off: np.ndarray) -> dict:
-    """The decision with the threshold that refuses at most UNCURATED_MAX_ON_TOPIC_REFUSED of the
-    development games' on-topic questions (``on``, their chances; ``off``, their off-topic ones')."""
-    grid = [t / 100 for t in range(100)]
-    threshold = max((t for t in grid if np.mean(on < t) <= UNCURATED_MAX_ON_TOPIC_REFUSED), default=0.0)
-    return topic | {"threshold": threshold,
-                    "cross_validated": topic["cross_validated"] | {"at_threshold": topic["threshold"]},
-                    "development_games": {"on_topic": len(on), "off_topic": len(off),
-                                          "on_topic_refused": round(float(np.mean(on < threshold)), 3),
-                                          "off_topic_refused": round(float(np.mean(off < threshold)), 3)}}
-
-
 def fit_models(games: list[LeftOut], known: np.ndarray, off_topic_texts: list[str]) -> tuple[list[dict], Trees, dict]:
     """Trees, the scorer and the on-topic decision fitted on these games read uncurated. The
     temperature and the decision's threshold are cross-validated by game: each game's scores and
@@ -453,16 +400,13 @@ def main(argv=None) -> int:
     args.work.mkdir(parents=True, exist_ok=True)
     left_out = read_left_out(left_out_indexes(args.work), cases, off_topic)
     uncurated = fit_uncurated(left_out, known, [c.q for c in off_topic])
-    uncurated["topic"] = calibrated(uncurated["topic"], *development_games_chances(
-        args.work, Trees(uncurated["trees"], uncurated["temperature"]), uncurated["topic"], known))
     trees = report.pop("trees")
     report.pop(UNCURATED, None)
     report[UNCURATED] = uncurated
     report["trees"] = trees
     args.out.write_text(dumps(report), encoding="utf-8")
     print(json.dumps({UNCURATED: uncurated["cross_validated"]}))
-    print(json.dumps({"topic": {"threshold": uncurated["topic"]["threshold"], **uncurated["topic"]["cross_validated"],
-                                "development_games": uncurated["topic"]["development_games"]}}))
+    print(json.dumps({"topic": {"threshold": uncurated["topic"]["threshold"], **uncurated["topic"]["cross_validated"]}}))
     print(f"wrote {args.out}")
     return 0
 

@@ -388,23 +388,6 @@ def test_the_on_topic_threshold_is_the_highest_that_refuses_few_development_ques
     assert fitted["weights"][0] > 0
 
 
-def test_the_threshold_for_added_games_refuses_few_of_the_development_games_questions():
-    """A game a table adds is read from its PDF: its questions' chances are not the shipped games'
-    read uncurated, so the threshold is the highest that refuses at most the allowed share of the
-    development games' on-topic questions; the shipped decision says what it refuses of theirs."""
-    from benchmarks.fit_ranker import UNCURATED_MAX_ON_TOPIC_REFUSED, calibrated
-
-    left_out = {"threshold": 0.16, "cross_validated": {"on_topic_refused": 0.04}}
-    on = np.r_[np.full(5, 0.1), np.linspace(0.3, 0.9, 95)]
-    decision = calibrated(left_out, on, np.linspace(0.0, 0.4, 80))
-    assert decision["threshold"] == 0.3  # 0.31 would refuse the sixth question of 100
-    assert decision["development_games"]["on_topic_refused"] == 0.05 <= UNCURATED_MAX_ON_TOPIC_REFUSED
-    assert decision["development_games"]["off_topic_refused"] == 0.75
-    assert decision["cross_validated"] == {"on_topic_refused": 0.04, "at_threshold": 0.16}
-    shipped = json.loads(WEIGHTS.read_text(encoding="utf-8"))["uncurated"]["topic"]
-    assert shipped["development_games"]["on_topic_refused"] <= UNCURATED_MAX_ON_TOPIC_REFUSED
-
-
 def test_a_questions_own_words_meet_those_of_the_players_questions_in_its_language(library):
     """German words that reach the English W.C. rule through no term base ("Klo") stand in the
     German questions written beside it; a question whose language is unknown weighs nothing."""
