@@ -44,6 +44,7 @@ PARAGRAPH_GAP = 1.2  # of the leading: a wider step from one line to the next be
 HEADING_SIZE = 1.12  # a line this much larger than the body text is a heading
 MAX_HEADING_CHARS = 120
 
+_OPENING_QUOTES = "\"„“«‚‘'「『"
 DASH = re.compile(r"^[\-–—](?=\s)")  # a bullet, or the dash of an aside in a sentence (_aside)
 BULLET = re.compile(r"^(?:[•●▪◦‣■□∙·\-–—*✓➢►▶]|\d{1,2}[.)]|[a-z]\))(?=\s|$)")
 PAGE_NUMBER = re.compile(
@@ -491,10 +492,11 @@ def _continues(start: _Line, previous: _Line, line: _Line, leading: float, block
         if block.kind == "item" and line.x0 <= start.x0 + 2 and not _unfinished(block.text, line.text):
             return False  # back at the bullet's margin (not a hanging indent): the item has ended
         return True
-    # a new column or page: the paragraph goes on only when its sentence does
+    # a new column or page: the paragraph goes on only when its sentence does (lower case, a word
+    # split at the end, or a quotation its sentence leads into: "for example" / "Jade 8+".)
     tail = block.text.rstrip()
     return bool(tail) and not tail.endswith((".", "!", "?", ":", "。", "！", "？", "：")) and \
-        (line.text[:1].islower() or tail.endswith(_HYPHENS))
+        (line.text[:1].islower() or tail.endswith(_HYPHENS) or line.text[:1] in _OPENING_QUOTES)
 
 
 def _aside(block: Block | None, line: str) -> bool:
@@ -509,9 +511,11 @@ def _aside(block: Block | None, line: str) -> bool:
 
 def _unfinished(text: str, line: str) -> bool:
     """Whether the line goes on with a sentence the text left unfinished: a word split at its end,
-    a comma, or a line that begins in lower case."""
+    a comma, a line that begins in lower case, or a quotation the sentence leads into ("for
+    example" / "Jade 8+".)."""
     tail = text.rstrip()
-    return tail.endswith(_HYPHENS + (",",)) or line[:1].islower()
+    return (tail.endswith(_HYPHENS + (",",)) or line[:1].islower()
+            or (line[:1] in _OPENING_QUOTES and not tail.endswith((".", "!", "?", ":", "。", "！", "？", "："))))
 
 
 def join_lines(text: str, line: str) -> str:

@@ -193,3 +193,19 @@ def test_a_dash_inside_an_unfinished_sentence_is_an_aside_not_a_list_item():
         ("paragraph", "Du brauchst dafür:"),
         ("item", "– eine passende Routenkarte,"),
         ("item", "– eine Sendung der abgebildeten Sorte.")]
+
+
+def test_an_item_goes_on_into_the_quotation_its_sentence_leads_into_on_its_page_or_the_next():
+    lines = [_line("• Connoisseur (10 cards): lanterns of one colour whose values add up to at least", 0),
+             _line("the number shown, for example", 12),
+             _line('"Jade 8+".', 24),
+             _line("• Wanderer (8 cards): a number of lanterns of different colours, for example", 700),
+             pdf._Line([{"text": '"3 different colours".', "x0": 50.0, "x1": 250.0, "size": 10.0}], 2, 0, 60, 70, 50.0,
+                       10.0, False),
+             pdf._Line([{"text": "Customers pay when served.", "x0": 50.0, "x1": 250.0, "size": 10.0}], 2, 0, 90, 100, 50.0,
+                       10.0, False)]
+    assert [(b.kind, b.text, b.page) for b in pdf._blocks(lines)] == [
+        ("item", '• Connoisseur (10 cards): lanterns of one colour whose values add up to at least the number shown, '
+                 'for example "Jade 8+".', 1),
+        ("item", '• Wanderer (8 cards): a number of lanterns of different colours, for example "3 different colours".', 1),
+        ("paragraph", "Customers pay when served.", 2)]
