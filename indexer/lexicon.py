@@ -38,8 +38,8 @@ SPREAD = 0.06
 
 
 def rulebook_words(passages: Iterable[Passage]) -> dict[str, dict[str, set[str]]]:
-    """Each language's words in these passages (as written, a word's commonest spelling when
-    several differ only by case), and the games using each."""
+    """Each language's words in these passages, as written (a capital makes another word: the
+    encoder reads "Brouillard" and "brouillard" apart), and the games using each."""
     found: dict[str, dict[str, set[str]]] = {}
     for p in passages:
         written = _WORD.findall(p.text) if p.lang != "zh" else terms("zh", p.text, mode="index")
