@@ -51,6 +51,7 @@ PAGE_NUMBER = re.compile(
     r"^\W*(?:seite|page|pag\.|p\.|s\.|第)?\s*\d{1,4}(?:\s*(?:/|of|von|sur|de)\s*\d{1,4})?\s*(?:頁|页)?\W*$",
     re.IGNORECASE)
 _HYPHENS = ("-", "\u2010", "\u00ad")
+_ANY_WORD = re.compile(r"\w")
 _KEEPS_HYPHEN = {"und", "oder", "bzw", "and", "or", "et", "ou", "sowie"}
 _CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
 
@@ -310,7 +311,8 @@ def _shape(text: str) -> str:
 def _drop_furniture(pages: list[_Page]) -> None:
     """Leave out running headers, footers and page numbers: lines above or below all of a page's
     body text, in its top or bottom margin, that are only a page number, that recur (digits aside)
-    so on other pages, or that stand above the text in smaller type."""
+    so on other pages, that stand above the text in smaller type, or that hold no word at all (the
+    dash of a footer "–2–" whose page number the column split took to the other side)."""
     sizes = Counter()
     for page in pages:
         for line in page.lines:
@@ -339,7 +341,7 @@ def _drop_furniture(pages: list[_Page]) -> None:
     recurring = {shape for shape, count in seen.items() if count >= 2 and count >= 0.3 * len(pages)}
     for page, where in zip(pages, placed):
         page.lines = [line for line in page.lines if not (where(line) and (
-            PAGE_NUMBER.match(line.text) or _shape(line.text) in recurring
+            PAGE_NUMBER.match(line.text) or _shape(line.text) in recurring or not _ANY_WORD.search(line.text)
             or where(line) == "above" and line.size < body - 0.5))]
 
 

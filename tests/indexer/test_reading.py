@@ -209,3 +209,12 @@ def test_an_item_goes_on_into_the_quotation_its_sentence_leads_into_on_its_page_
                  'for example "Jade 8+".', 1),
         ("item", '• Wanderer (8 cards): a number of lanterns of different colours, for example "3 different colours".', 1),
         ("paragraph", "Customers pay when served.", 2)]
+
+
+def test_a_margin_line_without_a_word_is_left_out_with_the_page_number_it_belonged_to():
+    page = pdf._Page(2, 842.0, [_line("Die Zeilen nicht verwendeter Hütten bleiben leer.", 100),
+                                _line("Danach ist die nächste Person am Zug.", 112),
+                                _line("–2", 808, size=8.5), _line("–", 808, size=8.5, x0=302)])
+    pdf._drop_furniture([page])
+    assert [line.text for line in page.lines] == ["Die Zeilen nicht verwendeter Hütten bleiben leer.",
+                                                  "Danach ist die nächste Person am Zug."]
