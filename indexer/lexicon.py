@@ -56,11 +56,12 @@ def write(generation: Path, passages: Iterable[Passage], embed) -> None:
     for lang, by_word in rulebook_words(passages).items():
         words = sorted(by_word)
         games = sorted({g for used in by_word.values() for g in used})
+        column = {game: k for k, game in enumerate(games)}
         arrays[f"{lang}.words"] = np.array(words)
         arrays[f"{lang}.vectors"] = embed(words).astype(np.float16)
         arrays[f"{lang}.games"] = np.array(games)
         # (word row, game column) pairs: a word used by several games is embedded once
-        arrays[f"{lang}.used"] = np.array([(r, games.index(g)) for r, w in enumerate(words) for g in sorted(by_word[w])],
+        arrays[f"{lang}.used"] = np.array([(r, column[g]) for r, w in enumerate(words) for g in sorted(by_word[w])],
                                           dtype=np.int32).reshape(-1, 2)
     np.savez(generation / FILE, **arrays)
 

@@ -120,8 +120,8 @@ class Citation:
 
 class Words:
     """A game's own words in en, fr, de and zh (rules/<game>.yaml's ``words``: its move kinds, pieces,
-    decks, ...), for messages and for the web app: ``words("wife")`` is a message value that says
-    "Ehefrau" to a German asker; a key the file does not name stays as it is."""
+    decks, ...), for messages and for the web app: ``words.say("wife", "de")`` is "Ehefrau", and a
+    message value "wife" is said so to a German asker; a key the file does not name stays as it is."""
 
     SEPARATOR = {"zh": "、"}
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections import Counter
 
-from indexer.corpus import LANGS
 from service.engines.base import load_words
 
 GAME = "mamma-mia"
@@ -36,8 +35,7 @@ PILES = ("kitchen", "server_pile")
 MOVE_FIELDS = {"turn": (), "pass": (), "serve": ("order",), "fail": ("order",)}  # each move kind, and the fields it cannot do without
 MOVE_KINDS = tuple(MOVE_FIELDS)
 
-WORDS = load_words(GAME)  # the game's own words (rules/mamma-mia.yaml)
-INGREDIENT_NAMES = {lang: {kind: WORDS.say(kind, lang) for kind in INGREDIENTS} for lang in LANGS}
+WORDS = load_words(GAME)  # the game's own words (rules/mamma-mia.yaml), the ingredients' among them
 _AND = {"en": " and ", "fr": " et ", "de": " und ", "zh": "和"}
 _PILE_NAMES = {
     "en": {"kitchen": "the kitchen", "server_pile": "your server pile"},
@@ -50,13 +48,13 @@ _PILE_NAMES = {
 def ingredient_list(counts: dict) -> "callable":
     """A message value: "3 salami and 1 olives" in the asker's language."""
     def render(lang: str) -> str:
-        parts = [f"{n} {INGREDIENT_NAMES[lang][k]}" for k, n in counts.items() if n]
+        parts = [f"{n} {WORDS.say(k, lang)}" for k, n in counts.items() if n]
         return _AND[lang].join(parts) if parts else "0"
     return render
 
 
 def ingredient(kind: str) -> "callable":
-    return lambda lang: INGREDIENT_NAMES[lang].get(kind, kind)
+    return lambda lang: WORDS.say(kind, lang)
 
 
 def pile(name: str) -> "callable":
