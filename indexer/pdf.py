@@ -16,8 +16,10 @@ size; PyMuPDF would be faster but is AGPL) are read as a layout:
 * paragraphs: a gap between lines larger than the leading ends one; a word split by a hyphen at
   the end of a line is joined ("Uhr-" + "zeigersinn"), a hyphen before a capital is kept
   ("Joker-" + "Karte");
-* lists: lines that begin with a bullet or a number; tables (ruled): their rows, cells joined by
-  " | ".
+* lists: lines that begin with a bullet or a number; tables, ruled (two rows at least with two
+  cells filled: the rules under a running header and a heading are no table) or not (lines whose
+  cells begin at the same places): their rows, cells joined by " | ", the heading row first (its
+  cells set on two lines joined, "An-" / "zahl"), the caption above it a block of its own.
 
 A PDF without a text layer (a scan), an encrypted one or one pdfminer cannot parse raises
 ``Unreadable`` with a message for the person who sent it.
@@ -36,6 +38,7 @@ MARGIN = 0.08  # the top and bottom share of a page where running headers and fo
 GUTTER_MIN = 5.0  # points: the narrowest gap between columns
 GUTTER_SHARE = 0.5  # a strip is a gutter when at most this share of the rows crossing the text beside it cross it
 CELL_GAP = 1.2  # of the type size: a wider gap between two words of a line separates table cells
+HEADER_LINES = 5  # the most lines a table's heading row is set on (cells of two or three lines, staggered)
 SPACE = 0.12  # of the type size: a narrower gap between two words is none (a change of font)
 MIN_COLUMN = 0.2  # of the text's width: a narrower column is not one
 GUTTER_REACH = 80  # points: how far beside a strip its text is looked for
@@ -139,7 +142,7 @@ def read_pdf(data: bytes, progress: Callable[[str], None] = lambda message: None
 
 def _read_page(page, number: int) -> _Page:
     """The page's lines in reading order: column by column between lines that span the columns."""
-    tables = [t for t in page.find_tables() if len(t.rows) >= 2 and len(t.rows[0].cells) >= 2]
+    tables = [t for t in page.find_tables() if _is_table(t.extract())]
     boxes = [t.bbox for t in tables]
     words = [w for w in page.extract_words(extra_attrs=["fontname", "size"], keep_blank_chars=False)
              if w["text"].strip() and not any(_inside(w, box) for box in boxes)]
@@ -154,6 +157,13 @@ def _read_page(page, number: int) -> _Page:
         lines.append(_Line([], number, column, top, bottom, x0, 0.0, False,
                            [row for row in cells if any(row)]))
     return _Page(number, float(page.height), _reading_order(lines))
+
+
+def _is_table(rows: list[list[str | None]]) -> bool:
+    """Whether what pdfplumber takes for a table is one: two rows at least with two cells filled.
+    The rules under a running header and under a heading ("GLETSCHERPOST | Spielregel" over
+    "1. Spielmaterial") frame a grid of one filled cell a row, or one row."""
+    return sum(1 for row in rows if sum(1 for cell in row if cell and cell.strip()) >= 2) >= 2
 
 
 def _inside(word: dict, box: tuple) -> bool:
@@ -311,8 +321,10 @@ def _shape(text: str) -> str:
 def _drop_furniture(pages: list[_Page]) -> None:
     """Leave out running headers, footers and page numbers: lines above or below all of a page's
     body text, in its top or bottom margin, that are only a page number, that recur (digits aside)
-    so on other pages, that stand above the text in smaller type, or that hold no word at all (the
-    dash of a footer "–2–" whose page number the column split took to the other side)."""
+    so on other pages, that stand first on the page above the text in smaller type, or that hold no
+    word at all (the dash of a footer "–2–" whose page number the column split took to the other
+    side). A table's caption or an example's title in smaller type at the top of a column, under
+    the running header, is text."""
     sizes = Counter()
     for page in pages:
         for line in page.lines:
@@ -323,12 +335,13 @@ def _drop_furniture(pages: list[_Page]) -> None:
         text = [l for l in page.lines if l.table is None and abs(l.size - body) < 0.6]
         top = min((l.top for l in text), default=page.height * MARGIN)
         bottom = max((l.bottom for l in text), default=page.height * (1 - MARGIN))
+        first = min((l.top for l in page.lines if l.table is None), default=0.0)
 
-        def where(line: _Line) -> str | None:  # "above" or "below" the body text, in a margin
+        def where(line: _Line) -> str | None:  # "first", "above" or "below" the body text, in a margin
             if line.table is not None:
                 return None
             if line.bottom <= top + 1 and line.bottom <= page.height * MARGIN * 1.5:
-                return "above"
+                return "first" if line.top <= first + 2 else "above"
             if line.top >= bottom - 1 and line.top >= page.height * (1 - MARGIN * 1.5):
                 return "below"
             return None
@@ -342,7 +355,7 @@ def _drop_furniture(pages: list[_Page]) -> None:
     for page, where in zip(pages, placed):
         page.lines = [line for line in page.lines if not (where(line) and (
             PAGE_NUMBER.match(line.text) or _shape(line.text) in recurring or not _ANY_WORD.search(line.text)
-            or where(line) == "above" and line.size < body - 0.5))]
+            or where(line) == "first" and line.size < body - 0.5))]
 
 
 def _cell_starts(line: _Line) -> list[float]:
@@ -383,8 +396,12 @@ def _unruled_tables(lines: list[_Line]) -> list[_Line]:
             out.append(first)
             n += 1
             continue
-        rows: list[list[str]] = []
         table = lines[n:end]
+        header = _header(out, table, columns)
+        del out[len(out) - len(header):]
+        rows: list[list[str]] = [_header_cells(header, columns)] if header else []
+        if len(header) > 1 and _labels_rows(header[-2], header[-1], columns):  # "Wind die" under "Face Qty Effect"
+            rows = [_header_cells(header[:-1], columns), [header[-1].text] + [""] * (len(columns) - 1)]
         # rows set apart by more space than a cell's lines: a wider step begins a row; rows set as
         # closely as their lines: each line with a first cell begins one
         steps = [b.top - a.top for a, b in zip(table, table[1:])]
@@ -395,14 +412,73 @@ def _unruled_tables(lines: list[_Line]) -> list[_Line]:
                 at = max(k for k, c in enumerate(columns) if word["x0"] >= c - 3) if word["x0"] >= columns[0] - 3 else 0
                 cells[at] = join_lines(cells[at], word["text"]) if cells[at] else word["text"]
             begins = steps[k - 1] > min(steps) * 1.15 if spaced and k else bool(cells[0])
-            if begins or not rows:
+            if begins or len(rows) <= len(header[:1]):
                 rows.append(cells)
             else:  # a cell's next line
                 rows[-1] = [join_lines(a, b) if a and b else a or b for a, b in zip(rows[-1], cells)]
-        out.append(_Line([], first.page, first.column, first.top, lines[end - 1].bottom, first.x0, first.size,
+        start = header[0] if header else first
+        out.append(_Line([], start.page, start.column, start.top, lines[end - 1].bottom, start.x0, first.size,
                          False, rows))
         n = end
     return out
+
+
+def _column(word: dict, columns: list[float]) -> int:
+    """The table column a word stands in, by its middle (a heading cell is often centred)."""
+    middle = (word["x0"] + word["x1"]) / 2
+    return max((k for k, c in enumerate(columns) if middle >= c - 3), default=0)
+
+
+def _header(before: list[_Line], table: list[_Line], columns: list[float]) -> list[_Line]:
+    """The lines just before an unruled table that are its heading row: bold lines of one type size
+    of its page and column right above it, no larger than its text and not left of it, one line at
+    least with words in two of its columns; a caption (another size, or three words or more in one
+    stretch across its columns) is not. A heading cell set on two lines ("An-" / "zahl") makes the
+    row's band two to five lines deep."""
+    first = table[0]
+    header: list[_Line] = []
+    for line in reversed(before[-HEADER_LINES:]):
+        above = header[0] if header else first
+        if (line.table is not None or (line.page, line.column) != (first.page, first.column) or not line.bold
+                or line.size > first.size * 1.05 or above.top - line.bottom > first.size * 1.2
+                or line.words[0]["x0"] < columns[0] - first.size
+                or header and abs(line.size - header[0].size) > 0.2):
+            break
+        stretches = _stretches(line)
+        if len(stretches) == 1 and len(line.words) >= 3 and len({_column(w, columns) for w in line.words}) > 1:
+            break
+        header.insert(0, line)
+    if not any(len({_column(w, columns) for w in line.words}) > 1 for line in header):
+        return []
+    return header
+
+
+def _labels_rows(above: _Line, line: _Line, columns: list[float]) -> bool:
+    """Whether the last line of a heading row's band is a label of the rows below it (in the first
+    column alone, set apart from the heading row as rows are), not a heading cell's second line."""
+    return {_column(w, columns) for w in line.words} == {0} and line.top - above.top > 1.5 * line.size
+
+
+def _stretches(line: _Line) -> list[list[dict]]:
+    """A line's words in stretches split at gaps of CELL_GAP of the type size (as _cell_starts)."""
+    stretches = [[line.words[0]]]
+    for previous, word in zip(line.words, line.words[1:]):
+        if word["x0"] - previous["x1"] > CELL_GAP * float(word["size"]):
+            stretches.append([])
+        stretches[-1].append(word)
+    return stretches
+
+
+def _header_cells(header: list[_Line], columns: list[float]) -> list[str]:
+    """A heading row's cells: each column's words line by line, a word split at a line's end joined."""
+    cells = [""] * len(columns)
+    for line in sorted(header, key=lambda l: l.top):
+        for k in range(len(columns)):
+            words = [w for w in line.words if _column(w, columns) == k]
+            if words:
+                said = _Line(words, line.page, line.column, line.top, line.bottom, line.x0, line.size, line.bold).text
+                cells[k] = join_lines(cells[k], said) if cells[k] else said
+    return cells
 
 
 def _blocks(lines: list[_Line]) -> list[Block]:

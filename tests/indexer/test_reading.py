@@ -218,3 +218,60 @@ def test_a_margin_line_without_a_word_is_left_out_with_the_page_number_it_belong
     pdf._drop_furniture([page])
     assert [line.text for line in page.lines] == ["Die Zeilen nicht verwendeter Hütten bleiben leer.",
                                                   "Danach ist die nächste Person am Zug."]
+
+
+def _words(top: float, *words: tuple[str, float], size: float = 8.8, bold: bool = False) -> pdf._Line:
+    """A line of words, each (text, x0), set 5 points a letter wide."""
+    placed = [{"text": text, "x0": x0, "x1": x0 + 5 * len(text), "size": size} for text, x0 in words]
+    return pdf._Line(placed, 3, 1, top, top + size, placed[0]["x0"], size, bold)
+
+
+WEATHER_ROWS = [_words(548.0, ("Sonne", 312), ("2", 365), ("4", 389), ("keine", 410), ("Besonderheiten", 438)),
+                _words(562.0, ("Nebel", 312), ("1", 365), ("3", 389), ("keine", 410), ("Wegboni", 438)),
+                _words(576.0, ("Föhn", 312), ("1", 365), ("5", 389), ("sofort:", 410), ("Tauwetter", 448))]
+
+
+def test_an_unruled_tables_heading_row_is_its_first_row_its_cells_on_two_lines_joined():
+    """The heading row in bold over the columns was a heading of its own ("#### An- Seite BP
+    Wirkung zahl") that cut the table from its caption; its cell "An-" / "zahl" is one word."""
+    caption = _words(503.2, ("Tabelle", 308), ("2:", 345), ("Die", 358), ("Seiten", 377), ("des", 410),
+                     ("Wetterwürfels", 428), bold=True)
+    band = [_words(520.2, ("An‐", 360), size=8.2, bold=True),
+            _words(526.2, ("Seite", 312), ("BP", 385), ("Wirkung", 410), size=8.2, bold=True),
+            _words(531.7, ("zahl", 358), size=8.2, bold=True)]
+    blocks = pdf._blocks(pdf._unruled_tables([caption, *band, *WEATHER_ROWS]))
+    assert [(b.kind, b.text) for b in blocks][1:] == [  # the caption a block of its own before it
+        ("table", "Seite | Anzahl | BP | Wirkung\nSonne | 2 | 4 | keine Besonderheiten\n"
+                  "Nebel | 1 | 3 | keine Wegboni\nFöhn | 1 | 5 | sofort: Tauwetter")]
+    assert blocks[0].text == "Tabelle 2: Die Seiten des Wetterwürfels"
+
+
+def test_a_label_under_a_tables_heading_row_is_a_row_of_its_own():
+    band = [_words(526.2, ("Seite", 312), ("Anzahl", 360), ("Wirkung", 410), size=8.2, bold=True),
+            _words(540.0, ("Wetterwürfel", 312), size=8.2, bold=True)]
+    rows = [_words(556.0 + 14 * k, *((w["text"], w["x0"]) for w in line.words if w["x0"] != 389))
+            for k, line in enumerate(WEATHER_ROWS)]
+    [table] = pdf._blocks(pdf._unruled_tables([*band, *rows]))
+    assert table.text.split("\n")[:3] == ["Seite | Anzahl | Wirkung", "Wetterwürfel |  | ",
+                                          "Sonne | 2 | keine Besonderheiten"]
+
+
+def test_a_caption_at_the_top_of_a_column_under_the_running_header_is_text():
+    """Smaller type above the body text is a running header only when it stands first on the page:
+    the caption of a table that opens the second column, and its heading row, are the table's."""
+    page = pdf._Page(6, 842.0, [_line("GLETSCHERPOST Spielregel", 53.3, size=8.5),
+                                _line("Tabelle 3: Wertungstabelle", 74.6, size=8.8, bold=True, x0=308),
+                                _line("Sendung / Anlass Punkte", 97.7, size=8.2, bold=True, x0=312),
+                                _line("Clara steht bei Nebel auf der Steinbockhütte.", 110.0, size=10.3),
+                                _line("Sie legt zwei Routenkarten ab.", 124.0, size=10.3)])
+    pdf._drop_furniture([page])
+    assert [line.text for line in page.lines][:2] == ["Tabelle 3: Wertungstabelle", "Sendung / Anlass Punkte"]
+
+
+@pytest.mark.parametrize("rows, table", [
+    ([["GLETSCHERPOST", "Spielregel"], ["1. Spielmaterial", ""]], False),  # rules under a header and a heading
+    ([["Pilze im Korb", "Punkte"]], False),
+    ([["Pilze im Korb", "Punkte"], ["2", "1"], ["3", None]], True),
+])
+def test_a_ruled_grid_is_a_table_when_two_of_its_rows_fill_two_cells(rows, table):
+    assert pdf._is_table(rows) is table
