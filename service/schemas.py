@@ -81,6 +81,30 @@ class PlayersOut(Schema):
     note = fields.String(metadata={"description": "How the count was inferred, when it is not stated."})
 
 
+class ReadingOut(Schema):
+    value = fields.String(required=True, metadata={"example": "as-forwards"})
+    meaning = fields.Dict(keys=_lang(), values=fields.String(), required=True, metadata={
+        "description": "What this reading takes the rulebook's words to mean, in en, fr, de and zh."})
+
+
+class ReadingCitationOut(Schema):
+    passage_id = fields.String(required=True)
+    lang = _lang(required=True)
+    quote = fields.String(required=True, metadata={"description": "The rulebook's exact words."})
+
+
+class ReadingOptionOut(Schema):
+    option = fields.String(required=True, metadata={
+        "description": "The setup option (and the key in the state's readings) that chooses the reading.",
+        "example": "sideways_first_space"})
+    sets = fields.String(required=True, metadata={"description": "What the option decides."})
+    default = fields.String(required=True, metadata={"description": "The reading a table gets without the option."})
+    readings = fields.List(fields.Nested(ReadingOut), required=True, validate=validate.Length(equal=2), metadata={
+        "description": "Both readings, the default first."})
+    citations = fields.List(fields.Nested(ReadingCitationOut), required=True, metadata={
+        "description": "The rulebook's words both readings rest on."})
+
+
 class AdjudicatorOut(Schema):
     routes = fields.List(fields.String(), required=True, metadata={
         "description": "The game's adjudication routes.", "example": ["/v1/games/moemmen/setup"]})
@@ -88,6 +112,10 @@ class AdjudicatorOut(Schema):
         "description": "The fewest and most players setup accepts."})
     rulesets = fields.List(fields.String(), required=True, metadata={
         "description": "Readings a table can choose with the setup option ruleset, the default first; empty when there is one."})
+    readings = fields.List(fields.Nested(ReadingOptionOut), required=True, metadata={
+        "description": "Each point where the rulebook's words allow two readings and the table chooses one with a setup "
+                       "option of that name: both readings and the words they rest on. A verdict that rests on one names "
+                       "it and the other (a violation's or a note's reading and interpretation). Empty when there is none."})
     setup_options = fields.Dict(keys=fields.String(), values=fields.String(), required=True, metadata={
         "description": "Setup options and what each sets."})
     words = fields.Dict(keys=fields.String(validate=validate.OneOf((*LANGS, "zh-Hans"))), values=fields.Dict(keys=fields.String(), values=fields.String()), required=True, metadata={
@@ -511,12 +539,22 @@ class ViolationCitationOut(Schema):
     quote = fields.String(required=True, metadata={"description": "The rulebook's exact words."})
 
 
+class ReadingChosenOut(Schema):
+    option = fields.String(required=True, metadata={"example": "sideways_first_space"})
+    value = fields.String(required=True, metadata={"description": "The table's reading.", "example": "as-forwards"})
+    other = fields.String(required=True, metadata={"description": "The other reading.", "example": "one-mp"})
+
+
 class ViolationOut(Schema):
     code = fields.String(required=True, metadata={"description": "Stable rule code, never reused.", "example": "mamma-mia/turn.same-kind"})
     message = fields.String(required=True, metadata={"description": "What is wrong, in the asker's language."})
     citations = fields.List(fields.Nested(ViolationCitationOut), required=True)
-    interpretation = fields.String(metadata={"description": "Present where the text is ambiguous and this is Referee's reading."})
+    interpretation = fields.String(metadata={"description": "Present where the text is ambiguous and this is Referee's reading "
+                                                           "(or, with reading, the table's, and the other)."})
     disagreement = fields.String(metadata={"description": "Present where the game's rulebooks differ on this rule: the id of the recorded disagreement."})
+    reading = fields.Nested(ReadingChosenOut, metadata={
+        "description": "Present when the verdict rests on the table's reading of an ambiguous point (a setup option listed "
+                       "in the game's adjudicator.readings): under the other, this rule would judge the move otherwise."})
 
 
 class MistakeOut(Schema):
@@ -534,6 +572,9 @@ class OutcomeOut(Schema):
 class VerdictOut(Schema):
     legal = Boolean(required=True)
     violations = fields.List(fields.Nested(ViolationOut), required=True)
+    notes = fields.List(fields.Nested(ViolationOut), metadata={
+        "description": "A legal move that the other reading of an ambiguous point would refuse: each rule it would break "
+                       "then, its reading naming the table's and the other. Absent when the verdict rests on no reading."})
     outcome = fields.Nested(
         OutcomeOut,
         metadata={"description": "What a legal move led to, where the game judges more than the move "

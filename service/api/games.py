@@ -45,6 +45,7 @@ def _adjudicator(game_id: str) -> dict | None:
         "routes": [f"/v1/games/{game_id}/{action}" for action in ACTIONS],
         "players": list(engine.players),
         "rulesets": list(engine.rulesets),
+        "readings": [option.as_dict() for option in getattr(engine, "readings", ())],
         "setup_options": engine.setup_options,
         "words": _words(game_id),
     }

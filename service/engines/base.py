@@ -185,6 +185,7 @@ class Violation:
     interpretation: str | None = None
     disagreement: str | None = None
     values: dict = field(default_factory=dict)
+    reading: dict | None = None  # the table's reading this verdict rests on: option, value, other
 
     def as_dict(self) -> dict:
         out = {"code": self.code, "message": self.message, "citations": self.citations}
@@ -192,7 +193,78 @@ class Violation:
             out["interpretation"] = self.interpretation
         if self.disagreement:
             out["disagreement"] = self.disagreement
+        if self.reading:
+            out["reading"] = self.reading
         return out
+
+
+@dataclass(frozen=True)
+class ReadingOption:
+    """A point where a game's text allows two readings and a table chooses one with a setup option
+    (rules/<game>.yaml's ``readings``): the option's name, its two values (the default first), what
+    each means in en, fr, de and zh, and the rulebook's exact words both rest on."""
+
+    option: str
+    sets: str  # what the option decides, in English (setup_options)
+    readings: dict[str, dict[str, str]]  # value -> lang -> what the value reads the words as
+    citations: tuple[Citation, ...]
+
+    @property
+    def values(self) -> tuple[str, ...]:
+        return tuple(self.readings)
+
+    @property
+    def default(self) -> str:
+        return self.values[0]
+
+    def other(self, value: str) -> str:
+        return next(v for v in self.values if v != value)
+
+    def meaning(self, value: str, lang: str) -> str:
+        return self.readings[value].get(lang) or self.readings[value]["en"]
+
+    def described(self) -> str:
+        """What setup_options says of it: its values, the default first, and what it decides."""
+        return f"{self.default} (the default) or {' or '.join(self.values[1:])}: {self.sets}."
+
+    def as_dict(self) -> dict:
+        """The option as GET /v1/games lists it: both readings and the words they rest on."""
+        return {"option": self.option, "sets": self.sets, "default": self.default,
+                "readings": [{"value": v, "meaning": dict(self.readings[v])} for v in self.values],
+                "citations": [c.as_dict() for c in self.citations]}
+
+
+# How a verdict names the reading it rests on: a refusal that the other reading would not make, and
+# a legal move that the other reading would refuse (a note beside the verdict).
+RESTS_ON = {
+    "en": "This rests on the reading this table chose for {option}: {value} ({meaning}). Under the other reading, "
+          "{other} ({other_meaning}), the move would keep this rule.",
+    "fr": "Ce verdict repose sur la lecture que cette table a choisie pour {option} : {value} ({meaning}). Selon "
+          "l’autre lecture, {other} ({other_meaning}), le coup respecterait cette règle.",
+    "de": "Das beruht auf der Lesart, die dieser Tisch für {option} gewählt hat: {value} ({meaning}). Nach der "
+          "anderen Lesart, {other} ({other_meaning}), hielte der Zug diese Regel ein.",
+    "zh": "這個判定取決於這一桌為 {option} 選的解讀：{value}（{meaning}）。依另一種解讀 {other}（{other_meaning}），"
+          "這一步不違反這條規則。",
+}
+LEGAL_UNDER = {
+    "en": "Legal under the reading this table chose for {option}: {value} ({meaning}). Under the other reading, "
+          "{other} ({other_meaning}), the move would break this rule.",
+    "fr": "Permis selon la lecture que cette table a choisie pour {option} : {value} ({meaning}). Selon l’autre "
+          "lecture, {other} ({other_meaning}), le coup enfreindrait cette règle.",
+    "de": "Erlaubt nach der Lesart, die dieser Tisch für {option} gewählt hat: {value} ({meaning}). Nach der "
+          "anderen Lesart, {other} ({other_meaning}), bräche der Zug diese Regel.",
+    "zh": "依這一桌為 {option} 選的解讀，這一步合法：{value}（{meaning}）。依另一種解讀 {other}（{other_meaning}），"
+          "這一步會違反這條規則。",
+}
+
+
+def reading_said(option: ReadingOption, value: str, template: dict[str, str], lang: str) -> tuple[str, dict]:
+    """The sentence naming the table's reading and the other, and the reading as data."""
+    other = option.other(value)
+    text = (template.get(lang) or template["en"]).format(
+        option=option.option, value=value, meaning=option.meaning(value, lang),
+        other=other, other_meaning=option.meaning(other, lang))
+    return text, {"option": option.option, "value": value, "other": other}
 
 
 RULES_DATA = Path(__file__).resolve().parent / "rules"
@@ -245,6 +317,22 @@ def load_rules(game: str, module: dict[str, Any]) -> tuple[Rule, ...]:
              words)
         for e in entries
     )
+
+
+def load_readings(game: str) -> tuple[ReadingOption, ...]:
+    """The points where the game's text allows two readings, each a setup option (rules/<game>.yaml's
+    ``readings``, in its order)."""
+    return tuple(ReadingOption(e["option"], e["sets"], e["readings"], _citations(e)) for e in _rule_data(game).get("readings", []))
+
+
+def reads(*options: str):
+    """Marks a check whose verdict can rest on the table's reading of these options (a ReadingOption's
+    name): the engine then says which reading a refusal rests on, and notes a legal move the other
+    reading would refuse."""
+    def mark(check):
+        check.reads = options
+        return check
+    return mark
 
 
 def load_mistakes(game: str) -> dict[str, tuple[Citation, dict[str, str]]]:
@@ -333,6 +421,7 @@ class Engine(Protocol):
     game: str
     rules: tuple[Rule, ...]
     rulesets: tuple[str, ...]  # alternative readings a table can choose at setup (first: the default)
+    readings: tuple[ReadingOption, ...]  # points of the text read two ways, each its own setup option
     players: tuple[int, int]  # the player counts setup accepts
     setup_options: dict[str, str]  # setup option -> what it sets
 
@@ -363,6 +452,8 @@ class Engine(Protocol):
 
     # Optional: outcome(state, move, lang) -> dict | None, what a legal move led to where the game
     # judges more than the move (Mammut Mambo's dancers' mistakes); adjudicate adds it when present.
+    # Optional: notes(state, move, lang) -> list[Violation], the rules a legal move keeps only under
+    # the table's reading (BaseEngine's, for a game with ``readings``); adjudicate adds them when any.
 
 
 class BaseEngine:
@@ -378,6 +469,7 @@ class BaseEngine:
     game: str
     rules: tuple[Rule, ...]
     rulesets: tuple[str, ...] = ()
+    readings: tuple[ReadingOption, ...] = ()
     players: tuple[int, int]
     setup_options: dict[str, str] = {}
 
@@ -394,7 +486,38 @@ class BaseEngine:
         ruleset = options.get("ruleset", self.rulesets[0]) if self.rulesets else None
         if self.rulesets and ruleset not in self.rulesets:
             raise InvalidState("options.ruleset", f"one of {', '.join(self.rulesets)}")
+        for option in self.readings:
+            if options.get(option.option, option.default) not in option.values:
+                raise InvalidState(f"options.{option.option}", f"one of {', '.join(option.values)}")
         return options, ruleset
+
+    def readings_chosen(self, options: dict) -> dict[str, str]:
+        """The state's ``readings``: each reading option's value, the default where the options say none."""
+        return {o.option: options.get(o.option, o.default) for o in self.readings}
+
+    def validate_readings(self, state: dict) -> None:
+        """A state's ``readings`` (absent: every default): only the game's options, each a value it has."""
+        chosen = state.get("readings") or {}
+        if not isinstance(chosen, dict):
+            raise InvalidState("readings", "each reading option's value, by option")
+        known = {o.option: o for o in self.readings}
+        for name, value in chosen.items():
+            if name not in known:
+                raise InvalidState(f"readings.{name}", f"a reading option of this game: {', '.join(known) or 'none'}")
+            if value not in known[name].values:
+                raise InvalidState(f"readings.{name}", f"one of {', '.join(known[name].values)}")
+
+    def reading_of(self, state: dict, option: ReadingOption) -> str:
+        return (state.get("readings") or {}).get(option.option, option.default)
+
+    def _read_otherwise(self, state: dict, option: ReadingOption) -> dict:
+        """The state as a table with the other reading of ``option`` would have it (prepared afresh)."""
+        other = option.other(self.reading_of(state, option))
+        return self.prepared({**state, "readings": {**(state.get("readings") or {}), option.option: other}})
+
+    def _reading_options(self, rule: Rule) -> list[ReadingOption]:
+        names = getattr(rule.check, "reads", ())
+        return [o for o in self.readings if o.option in names]
 
     def validate_head(self, state: dict, phases, *player_fields) -> int:
         """Where every validate begins: this game's state, its player count, a known phase, and
@@ -435,10 +558,35 @@ class BaseEngine:
         return self.rules
 
     def check(self, state: dict, move: dict, lang: str = "en") -> list[Violation]:
-        """Every rule the move breaks (all of them), in the asker's language."""
+        """Every rule the move breaks (all of them), in the asker's language; a refusal that the
+        other reading of one of the game's reading options would not make says so."""
         state = self.prepared(state)
         move = self.parse_move(state, move)
-        return run_rules(self.rules_for(move), state, move, lang)
+        found = run_rules(self.rules_for(move), state, move, lang)
+        if self.readings and found:
+            by_code = {rule.code: rule for rule in self.rules}
+            for violation in found:
+                rule = by_code[violation.code]
+                for option in self._reading_options(rule):
+                    if not any(True for _ in rule.check(self._read_otherwise(state, option), move)):
+                        violation.interpretation, violation.reading = reading_said(
+                            option, self.reading_of(state, option), RESTS_ON, lang)
+                        break
+        return found
+
+    def notes(self, state: dict, move: dict, lang: str = "en") -> list[Violation]:
+        """For a legal move: each rule it would break under the other reading of one of the game's
+        reading options, as that refusal, its interpretation naming both readings."""
+        state = self.prepared(state)
+        move = self.parse_move(state, move)
+        out = []
+        for rule in self.rules_for(move):
+            for option in self._reading_options(rule):
+                for violation in run_rules((rule,), self._read_otherwise(state, option), move, lang):
+                    violation.interpretation, violation.reading = reading_said(
+                        option, self.reading_of(state, option), LEGAL_UNDER, lang)
+                    out.append(violation)
+        return out
 
     def canonical(self, state: dict, move: dict) -> dict:
         """The move as legal_moves lists it (parsed, without who made it): two moves are the same
@@ -479,6 +627,8 @@ def adjudicate(engine: Engine, state: dict, move: dict, lang: str = "en") -> dic
     if violations:
         return {"legal": False, "violations": [v.as_dict() for v in violations], "state": None}
     verdict = {"legal": True, "violations": [], "state": engine.apply(state, move)}
+    if getattr(engine, "readings", ()) and (notes := engine.notes(state, move, lang)):
+        verdict["notes"] = [n.as_dict() for n in notes]
     outcome = getattr(engine, "outcome", None)  # what a legal move led to, where the game says more
     if outcome is not None and (described := outcome(state, move, lang)) is not None:
         verdict["outcome"] = described

@@ -207,3 +207,17 @@ def test_the_games_words_come_in_both_chinese_scripts(client):
     assert (words["de"]["wife"], words["zh"]["take"], words["zh-Hans"]["take"]) == ("Ehefrau", "拿牌", "拿牌")
     assert (words["zh"]["release"], words["zh-Hans"]["release"]) == ("出院", "出院")
     assert (words["zh"]["bus"], words["zh-Hans"]["bus"]) == ("公車", "公车")
+
+
+def test_a_verdict_resting_on_the_tables_reading_names_it_and_the_other_over_http(client):
+    from tests.engines.test_mamma import read, son_sideways_at_dinner, step
+
+    state, move = son_sideways_at_dinner(), step("son", "10")
+    refused = post(client, "/v1/games/mamma/adjudicate", {"state": state, "move": move, "lang": "de"})
+    violation = refused["violations"][0]
+    assert violation["reading"] == {"option": "sideways_first_space", "value": "as-forwards", "other": "one-mp"}
+    assert violation["interpretation"].startswith("Das beruht auf der Lesart") and "one-mp" in violation["interpretation"]
+    legal = post(client, "/v1/games/mamma/adjudicate", {"state": read(state, sideways_first_space="one-mp"), "move": move})
+    assert legal["legal"] and legal["notes"][0]["reading"]["value"] == "one-mp" and legal["notes"][0]["code"] == "mamma/move.mp"
+    broken = post(client, "/v1/games/mamma/adjudicate", {"state": {**state, "readings": {"sideways_first_space": "two"}}, "move": move}, 422)
+    assert "state.readings.sideways_first_space" in broken["errors"]

@@ -80,3 +80,19 @@ def test_each_game_says_what_its_adjudicator_offers(client):
         assert client.post(setup, json={"players": low, "seed": 1}).status_code == 200
         assert client.post(setup, json={"players": high + 1, "seed": 1}).status_code == 422
     assert client.get("/v1/games/moemmen").get_json()["adjudicator"] == games["moemmen"]["adjudicator"]
+
+
+def test_mammas_readings_are_listed_with_both_readings_and_the_rulebooks_words(client, library):
+    offered = {g["id"]: g for g in client.get("/v1/games").get_json()["games"]}["mamma"]["adjudicator"]
+    readings = {r["option"]: r for r in offered["readings"]}
+    assert list(readings) == ["sideways_first_space", "arcade_at_dinner", "money_paid", "must_buy", "wc_return", "wc_exit"]
+    sideways = readings["sideways_first_space"]
+    assert sideways["default"] == "as-forwards" and [r["value"] for r in sideways["readings"]] == ["as-forwards", "one-mp"]
+    assert set(sideways["readings"][1]["meaning"]) == {"en", "fr", "de", "zh"}
+    for reading in readings.values():
+        assert reading["option"] in offered["setup_options"] and reading["default"] in offered["setup_options"][reading["option"]]
+        for citation in reading["citations"]:
+            assert citation["quote"] in library.passages[citation["passage_id"]]["text"]
+    assert client.post("/v1/games/mamma/setup", json={"players": 3, "seed": 1, "options": {"wc_exit": "maybe"}}).status_code == 422
+    others = {g["id"]: g["adjudicator"]["readings"] for g in client.get("/v1/games").get_json()["games"]}
+    assert others["mamma-mia"] == [] and others["moemmen"] == []

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from service.engines import ENGINES, GAMES, InvalidMove, InvalidState, adjudicate
-from tests.engines.helpers import assert_rules_cited_and_tested
+from tests.engines.helpers import assert_readings_cited_and_tested, assert_rules_cited_and_tested
 
 REGISTERED = sorted(GAMES.values(), key=lambda game: game.id)
 
@@ -52,6 +52,19 @@ def test_engines_do_not_import_flask():
 @pytest.mark.parametrize("game", REGISTERED, ids=by_id)
 def test_every_rule_is_cited_and_tested(game):
     assert_rules_cited_and_tested(game.engine.rules, game.id, game_tests(game))
+
+
+@pytest.mark.parametrize("game", REGISTERED, ids=by_id)
+def test_every_reading_option_quotes_the_rulebook_and_is_tested(game):
+    assert_readings_cited_and_tested(game.engine, game_tests(game))
+
+
+@pytest.mark.parametrize("game", REGISTERED, ids=by_id)
+def test_an_unknown_reading_is_refused_at_setup_naming_the_option(game):
+    for option in getattr(game.engine, "readings", ()):
+        with pytest.raises(InvalidState) as refused:
+            game.engine.setup(game.engine.players[0], 1, {option.option: "neither"})
+        assert refused.value.field == f"options.{option.option}"
 
 
 @pytest.mark.parametrize("game", REGISTERED, ids=by_id)

@@ -556,6 +556,154 @@ def test_the_last_purchase_begins_the_dinner_hour():
     assert all(state["pieces"][c] == "off" for c in CHARACTERS)
 
 
+# ---- the readings a table chooses: each ambiguous point of the text a setup option ----------------
+
+
+def read(state, **chosen):
+    """The same table, reading the named options as given (the others as the state had them)."""
+    return arrange(state, readings={**(state.get("readings") or {}), **chosen})
+
+
+def verdicts(state, move, option, values):
+    """The verdict on the same state and move under each of the option's two readings."""
+    return [adjudicate(ENGINE, read(state, **{option: v}), move) for v in values]
+
+
+def assert_rests_on(violation_or_note, option, value, other):
+    assert violation_or_note["reading"] == {"option": option, "value": value, "other": other}
+    assert value in violation_or_note["interpretation"] and other in violation_or_note["interpretation"]
+
+
+def son_sideways_at_dinner():
+    """Dinner: the Son on 11 and 1 mp; 10 (a substitute card now) is beside him in his own column."""
+    return dinner(DINNER_PIECES, turn=MP(1))
+
+
+def son_crosses_the_richest_at_dinner():
+    """Dinner: the Son on 11, the Husband (the most money) on 10, 3 mp."""
+    return dinner(DINNER_PIECES | {"husband": "10"}, money={"husband": [3, 3]}, turn=MP(3))
+
+
+def wife_beside_two_ingredients():
+    """The Wife, with money of 1 and 2, moved from 17 to 11: next to ing-1 (on 10) and ing-4 (on 5), each costing 1."""
+    state = arrange(money={"wife": [1, 2]}, city={"10": "ing-1", "5": "ing-4"}, pieces={"wife": "17"}, turn=MP(1))
+    return after(state, step("wife", "11"))
+
+
+def grandpa_out_of_the_wc():
+    """The sixth turn: the Grandpa, money of 1, put back on 19, next to ing-1 (cost 1) on 14; a movement card of 2 in hand."""
+    state = _in_wc("grandpa", turns=6, turn={"wc_exit_due": True}, money={"grandpa": [1]}, city={"14": "ing-1"},
+                   hand=[("movement", 2)])
+    return state
+
+
+def test_a_sideways_first_space_at_dinner_costs_2_or_1_by_the_tables_reading():
+    state, move = son_sideways_at_dinner(), step("son", "10")
+    as_forwards, one_mp = verdicts(state, move, "sideways_first_space", ["as-forwards", "one-mp"])
+    assert [v["code"] for v in as_forwards["violations"]] == ["mamma/move.mp"]
+    assert "costs 2 mp" in as_forwards["violations"][0]["message"]
+    assert_rests_on(as_forwards["violations"][0], "sideways_first_space", "as-forwards", "one-mp")
+    assert one_mp["legal"] and one_mp["state"]["turn_state"]["mp"] == 0
+    assert [n["code"] for n in one_mp["notes"]] == ["mamma/move.mp"]
+    assert_rests_on(one_mp["notes"][0], "sideways_first_space", "one-mp", "as-forwards")
+    forwards = adjudicate(ENGINE, read(state, sideways_first_space="one-mp"), step("son", "5"))  # 2 under either reading
+    assert [v["code"] for v in forwards["violations"]] == ["mamma/move.mp"] and "reading" not in forwards["violations"][0]
+
+
+def test_the_arcade_at_dinner_stays_open_or_closes_by_the_tables_reading():
+    state, move = son_crosses_the_richest_at_dinner(), step("son", "10", arcade=True)
+    opened, closed = verdicts(state, move, "arcade_at_dinner", ["open", "closed"])
+    assert opened["legal"] and reading.money_of(opened["state"], "husband") == 3  # one card of 3 spent at the arcade
+    assert_rests_on(opened["notes"][0], "arcade_at_dinner", "open", "closed")
+    assert [v["code"] for v in closed["violations"]] == ["mamma/son.arcade-dinner"]
+    assert_rests_on(closed["violations"][0], "arcade_at_dinner", "closed", "open")
+    assert codes(read(state, arcade_at_dinner="closed"), step("son", "10")) == []  # crossing him without the arcade
+
+
+def test_a_card_of_2_pays_for_1_unless_the_table_reads_the_least_surplus():
+    state = _wife_with([1, 2])
+    move = {"kind": "buy", "ingredient": "ing-1", "pay": ["money-13"], "place": "19"}
+    spare, least = verdicts(state, move, "money_paid", ["no-card-to-spare", "least-surplus"])
+    assert spare["legal"] and spare["state"]["characters"]["wife"]["money"] == ["money-1"]
+    assert_rests_on(spare["notes"][0], "money_paid", "no-card-to-spare", "least-surplus")
+    assert [v["code"] for v in least["violations"]] == ["mamma/ingredients.least-surplus"]
+    assert "could pay 1" in least["violations"][0]["message"]
+    assert_rests_on(least["violations"][0], "money_paid", "least-surplus", "no-card-to-spare")
+    pays = [m["pay"] for m in ENGINE.legal_moves(read(state, money_paid="least-surplus")) if m["kind"] == "buy"]
+    assert pays == [["money-1"]]
+    assert {tuple(m["pay"]) for m in ENGINE.legal_moves(state) if m["kind"] == "buy"} == {("money-1",), ("money-13",)}
+
+
+def test_beside_two_ingredients_it_can_pay_a_character_buys_one_or_each():
+    state = wife_beside_two_ingredients()
+    first = next(m for m in ENGINE.legal_moves(state) if m["kind"] == "buy" and m["ingredient"] == "ing-1" and m["pay"] == ["money-1"])
+    for chosen in ("one", "each"):
+        bought = after(read(state, must_buy=chosen), first)
+        assert reading.affordable_next_to(bought, "wife") == ["ing-4"]
+    one, each = verdicts(bought, STOP, "must_buy", ["one", "each"])
+    assert one["legal"]
+    assert_rests_on(one["notes"][0], "must_buy", "one", "each")
+    assert [v["code"] for v in each["violations"]] == ["mamma/ingredients.must-buy"]
+    assert_rests_on(each["violations"][0], "must_buy", "each", "one")
+    second = next(m for m in ENGINE.legal_moves(read(bought, must_buy="each")) if m["kind"] == "buy")
+    assert second["ingredient"] == "ing-4" and not [m for m in ENGINE.legal_moves(read(bought, must_buy="one")) if m["kind"] == "buy"]
+    refused = adjudicate(ENGINE, read(bought, must_buy="one"), second)
+    assert [v["code"] for v in refused["violations"]] == ["mamma/ingredients.no-purchase"]
+    assert_rests_on(refused["violations"][0], "must_buy", "one", "each")
+    done = after(read(bought, must_buy="each"), second)
+    assert [i["card"] for i in done["characters"]["wife"]["ingredients"]] == ["ing-1", "ing-4"]
+    assert done["turn_state"]["bought"] == ["wife"] and codes(done, STOP) == []
+
+
+def test_a_character_back_from_the_wc_moves_in_the_sixth_turn_or_from_the_next():
+    state = _in_wc("grandpa", turns=6, turn={"wc_exit_due": True}, hand=[("movement", 2)])
+    state = after(state, {"kind": "leave-wc", "to": "19"})
+    assert state["turn_state"]["wc_left"] == {"character": "grandpa", "space": "19"}
+    state = after(state, {"kind": "play", "card": _hand_card(state, 2)})
+    sixth, after_sixth = verdicts(state, step("grandpa", "14"), "wc_return", ["in-sixth-turn", "after-sixth-turn"])
+    assert sixth["legal"]
+    assert_rests_on(sixth["notes"][0], "wc_return", "in-sixth-turn", "after-sixth-turn")
+    assert [v["code"] for v in after_sixth["violations"]] == ["mamma/wc.back-next-turn"]
+    assert_rests_on(after_sixth["violations"][0], "wc_return", "after-sixth-turn", "in-sixth-turn")
+    later = after(read(state, wc_return="after-sixth-turn"), {"kind": "end-turn", "movement": 0, "money": 0})
+    assert "wc_left" not in later["turn_state"]  # the next turn: in play again
+
+
+def test_a_character_put_back_from_the_wc_beside_an_ingredient_buys_it_only_if_the_table_reads_it_stopped():
+    state = grandpa_out_of_the_wc()
+    out = {"kind": "leave-wc", "to": "19"}
+    placed, stopped = (after(read(state, wc_exit=v), out) for v in ("placed", "moved-and-stopped"))
+    assert reading.affordable_next_to(placed, "grandpa") == ["ing-1"]
+    end = {"kind": "end-turn", "movement": 1, "money": 0}
+    legal, refused = adjudicate(ENGINE, placed, end), adjudicate(ENGINE, stopped, end)
+    assert legal["legal"]
+    assert_rests_on(legal["notes"][0], "wc_exit", "placed", "moved-and-stopped")
+    assert [v["code"] for v in refused["violations"]] == ["mamma/ingredients.must-buy"]
+    assert_rests_on(refused["violations"][0], "wc_exit", "moved-and-stopped", "placed")
+    buy = next(m for m in ENGINE.legal_moves(stopped) if m["kind"] == "buy")
+    assert {m["kind"] for m in ENGINE.legal_moves(stopped)} == {"buy"}
+    assert codes(placed, buy) == ["mamma/ingredients.no-purchase"]
+    done = after(stopped, buy)
+    assert [i["card"] for i in done["characters"]["grandpa"]["ingredients"]] == ["ing-1"]
+    assert done["turn_state"]["bought"] == ["grandpa"] and codes(done, end) == []
+
+
+def test_every_reading_is_a_setup_option_quoting_the_rulebook_and_a_state_says_the_tables():
+    state = ENGINE.setup(3, 1, {"must_buy": "each", "wc_exit": "moved-and-stopped"})
+    assert state["readings"] == {o.option: o.default for o in ENGINE.readings} | {"must_buy": "each", "wc_exit": "moved-and-stopped"}
+    for option in ENGINE.readings:
+        assert option.option in ENGINE.setup_options and len(option.values) == 2
+        assert all(set(option.readings[v]) == {"en", "fr", "de", "zh"} for v in option.values)
+    with pytest.raises(InvalidState) as refused:
+        ENGINE.setup(3, 1, {"must_buy": "all"})
+    assert refused.value.field == "options.must_buy" and "one, each" in refused.value.invariant
+
+
+def test_a_verdict_resting_on_no_reading_names_none():
+    verdict = adjudicate(ENGINE, wife_bought_ing_1(), {"kind": "buy", "ingredient": "ing-1", "pay": ["money-13"], "place": "19"})
+    assert verdict["legal"] and "notes" not in verdict
+
+
 # ---- whole games -----------------------------------------------------------------------------------
 
 
@@ -681,6 +829,10 @@ STATES = [s for game in GAMES.values() for s in game[2][::40]] + [
     _in_wc("grandpa", turns=6, turn={"wc_exit_due": True}),
     arrange(ingredients={"son": ["ing-1", "ing-2"]}, pieces={"son": "21", "wife": "hospital"}, turn=MP(5)),
     arrange(pieces={"grandma": "19", "wife": "14"}, money={"wife": [2]}, hand=[("money", 3)] * 3),
+    # the other reading of each option
+    read(son_sideways_at_dinner(), sideways_first_space="one-mp"), read(son_crosses_the_richest_at_dinner(), arcade_at_dinner="closed"),
+    read(_wife_with([1, 2]), money_paid="least-surplus"), read(wife_beside_two_ingredients(), must_buy="each"),
+    after(read(grandpa_out_of_the_wc(), wc_return="after-sixth-turn", wc_exit="moved-and-stopped"), {"kind": "leave-wc", "to": "19"}),
 ]
 SPACES = [str(n) for n in range(1, 28)] + ["bench", "wc", "seat"]
 
@@ -731,6 +883,9 @@ IMPOSSIBLE = [
     (lambda s: s["characters"]["wife"].__setitem__("guests", "guests-6") or s["guests"].remove("guests-6"), "players"),
     (lambda s: s["seated"].append("wife"), "seated"),
     (lambda s: s["seated"].append("nobody"), "seated"),  # not a piece: once a KeyError, a 500
+    (lambda s: s["readings"].__setitem__("must_buy", "all"), "readings.must_buy"),
+    (lambda s: s["readings"].__setitem__("ruleset", "fr"), "readings.ruleset"),
+    (lambda s: s["turn_state"].__setitem__("wc_left", {"character": "nobody", "space": "19"}), "turn_state.wc_left"),
 ]
 
 

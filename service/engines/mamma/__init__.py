@@ -43,12 +43,32 @@ Referee's readings where the text is silent (each verdict resting on one says so
   with the mp left (in the turn, or in the hand while cards may still be played);
 * distances for placing an ingredient count spaces over the whole board, whatever lies on them;
   a space under a piece is not free for an ingredient;
-* the first space of a Dinner Hour movement that is neither back (a higher column) nor forward
-  costs 2, as forward;
-* a character leaving the W.C. at the start of the sixth turn is back in play that turn;
+* a character leaves the W.C. at the start of the sixth turn, before anything else of that turn;
 * a failed bus closes the turn's card play (movement cards and money), not the mp already played;
   one try at the bus a turn;
 * Player X's turn ends when the Dinner Hour begins, without taking cards.
+
+Where the text allows two readings, the table chooses one with a setup option of the same name
+(rules/mamma.yaml's ``readings``: both readings in four languages and the words they rest on, listed
+in GET /v1/games as adjudicator.readings; the state keeps the choice in ``readings``). The default is
+the reading Referee took before the option existed. A refusal that rests on one names it and the
+other (``interpretation``, ``reading``), and a legal move the other would refuse carries a note:
+
+* ``sideways_first_space``: as-forwards (a Dinner Hour movement's first space that is neither back,
+  a higher column, nor forwards costs 2, as forwards) or one-mp (1, as every space outside the two
+  cases dinner-hour.10 names);
+* ``arcade_at_dinner``: open (the Son's arcade goes on in the Dinner Hour) or closed (dinner-hour.3
+  lists the rules that remain the same, and the arcade is not among them);
+* ``money_paid``: no-card-to-spare (any of the buyer's money cards that cover the price with none
+  to spare, a card of 2 paying for 1) or least-surplus ("the money cards necessary": no payment that
+  loses more than another would);
+* ``must_buy``: one (beside several ingredients it can pay, a character buys one, the player's
+  choice) or each (it must buy each in turn while its money pays);
+* ``wc_return``: in-sixth-turn (the character put back from the W.C. may move that turn) or
+  after-sixth-turn ("out of play for the next 6 turns" includes the sixth: it moves from the next);
+* ``wc_exit``: placed (put back next to the W.C., a character has not moved and stopped, so it buys
+  nothing) or moved-and-stopped (the player moves its card back and it stops there: beside an
+  ingredient it can pay, it must buy it first).
 
 The package: ``board`` (what the rulebook fixes, and the default city and cards), ``reading`` (what
 a state says: where the pieces stand, what a character can reach and pay), ``rules`` (one check per

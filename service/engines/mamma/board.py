@@ -5,6 +5,8 @@ lists each reading).
 
 from __future__ import annotations
 
+from service.engines.base import load_readings
+
 GAME = "mamma"
 
 # ---- what the rulebook fixes (named once, beside the rule that states them) ------------------
@@ -28,12 +30,17 @@ TAXI_TIMES = 3  # wife.1: "multiplies by 3 the value of the chosen card"
 BUS_NUMBERS = ("969", "696", "699")  # grandma.1
 DINNER_CARDS = 3  # dinner-hour.10: "a maximum of 3 game cards"
 DINNER_BACK, DINNER_FORWARD = 3, 2  # dinner-hour.10
+SPACE_MP = 1  # game-cards.2: "every space costs 1 mp for each moving character"
 SEATED_TO_END = 4  # dinner-hour.16: "the fourth character sit at the table"
 MATCHING = {5: 15, 4: 10, 3: 6, 2: 3}  # victory.1
 CHARACTER_VP = {"grandpa": 3, "grandma": 5, "mamma": 3, "husband": -5}  # victory.5, victory.6
 GRANDPA_CHILD_VP = 7  # victory.6
 ARRIVAL_VP = (3, 2, 1, -1, -2, -3)  # victory.7
 GUESTS = (6, 5, 4, 3)  # turn.7: "6, 5, 4 or 3 negative vp"
+
+# The points the text leaves to a reading, each a setup option (rules/mamma.yaml's readings; the
+# package's docstring says what each reads): option -> ReadingOption.
+READINGS = {o.option: o for o in load_readings(GAME)}
 
 LANDMARKS = ("bench", "wc", "hospital", "church", "school", "bank", "taxi", "bus-stop-1", "bus-stop-2")
 OFF_BOARD = ("seat", "bench", "wc", "hospital", "church", "seated", "off")  # a character's places off the spaces

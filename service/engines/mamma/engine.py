@@ -40,6 +40,7 @@ from service.engines.mamma.board import (
     OFF_BOARD,
     PHASES,
     PIECES,
+    READINGS,
     SEATED_TO_END,
     START_HAND,
     START_PIECES,
@@ -55,6 +56,7 @@ from service.engines.mamma.board import (
 from service.engines.mamma.reading import (
     Reading,
     affordable_next_to,
+    buyer,
     crossed_at,
     draft_done,
     face,
@@ -68,8 +70,10 @@ from service.engines.mamma.reading import (
     moving,
     nearest_empty,
     next_to_landmark,
+    least_payment,
     placing_column,
     price,
+    read_as,
     reachable,
     release_due,
     space_of,
@@ -190,7 +194,9 @@ class Mamma(BaseEngine):
     rules = RULES
     players = player_counts(GAME)  # corpus/games.yaml, with the reasoning where the rulebook is silent
     players_note = "one secret character each, guessed among several opponents"
-    setup_options = {"player_a": "The player index who is Player A (drawn from the seed when absent)."}
+    readings = tuple(READINGS.values())  # the text's ambiguous points, each a setup option (rules/mamma.yaml)
+    setup_options = {"player_a": "The player index who is Player A (drawn from the seed when absent).",
+                     **{o.option: o.described() for o in READINGS.values()}}
 
     def setup(self, players: int, seed: int, options: dict | None = None) -> dict:
         """preparation.5-16: secret characters, money to each reference card, the ingredient row,
@@ -229,6 +235,7 @@ class Mamma(BaseEngine):
             "seated": [], "out_of_game": secrets[players:],
             "table": [f"ref-{c}" for c in CHARACTERS] + ["summary", "wc-card"],
             "turn_state": new_turn_state(),
+            "readings": self.readings_chosen(options),
         }
         self.validate(state)
         return state
@@ -237,6 +244,7 @@ class Mamma(BaseEngine):
 
     def validate(self, state: dict) -> None:
         n = self.validate_head(state, PHASES, "turn", "player_a")
+        self.validate_readings(state)
         if set(state["characters"]) != set(CHARACTERS):
             raise InvalidState("characters", f"the money, ingredients and Guests card beside each of {', '.join(CHARACTERS)}")
         if state["player_x"] is not None and not is_player(state["player_x"], n):
@@ -269,6 +277,9 @@ class Mamma(BaseEngine):
         m = moving(state)
         if m is not None and (m.get("piece") not in PIECES or state["pieces"][m["piece"]] not in state["board"]["spaces"]):
             raise InvalidState("turn_state.moving.piece", "a piece standing on a space of the city")
+        left = t.get("wc_left")
+        if left is not None and (left.get("character") not in CHARACTERS or left.get("space") not in state["board"]["spaces"]):
+            raise InvalidState("turn_state.wc_left", "the character put back from the W.C. this turn, and the space it was put on")
 
     def _validate_board(self, state) -> None:
         spaces = state["board"]["spaces"]
@@ -496,16 +507,18 @@ class Mamma(BaseEngine):
             t["bus_missed"] = True
 
     def _apply_buy(self, state, move) -> None:
-        buyer, t = mover(state), state["turn_state"]
+        who, t = buyer(state), state["turn_state"]
         for cid in move["pay"]:
-            state["characters"][buyer]["money"].remove(cid)
+            state["characters"][who]["money"].remove(cid)
             self._under(state, "money", cid)
-        take_ingredient(state, buyer, move["ingredient"])
+        take_ingredient(state, who, move["ingredient"])
         if move["place"] is not None:
             state["substitutes"].append(state["city"][move["place"]])
             state["city"][move["place"]] = state["ingredient_row"].pop(0)
-        t["bought"].append(buyer)
-        t["moving"]["bought"] = True
+        if who not in t["bought"]:
+            t["bought"].append(who)
+        if t["moving"]:
+            t["moving"]["bought"] = True
         if ingredients_left(state) == 0:
             self._dinner_hour(state)
 
@@ -532,6 +545,7 @@ class Mamma(BaseEngine):
         state["turn_state"]["moving"]["released"] = True
 
     def _apply_leave_wc(self, state, move) -> None:
+        state["turn_state"]["wc_left"] = {"character": state["wc"]["occupant"], "space": move["to"]}  # wc_return, wc_exit
         state["pieces"][state["wc"]["occupant"]] = move["to"]
         state["wc"]["occupant"] = None
         state["turn_state"]["wc_exit_due"] = False
@@ -626,11 +640,11 @@ class Mamma(BaseEngine):
         for number in BUS_NUMBERS:
             spots = nearest_empty(state, next_to_landmark(state, _other_stop(state)), but="grandma") if _bus_hits(state, number) else [None]
             out += [{"kind": "bus", "number": number, "to": s} for s in spots]
-        m = moving(state)
-        if m and m["piece"] in CHARACTERS:
-            for ingredient in affordable_next_to(state, m["piece"]):
-                spots = _placements(state, m["piece"], ingredient) or [None]
-                for pay in _payments(state, m["piece"], ingredient):
+        who = buyer(state)
+        if who:
+            for ingredient in affordable_next_to(state, who):
+                spots = _placements(state, who, ingredient) or [None]
+                for pay in _payments(state, who, ingredient):
                     out += [{"kind": "buy", "ingredient": ingredient, "pay": pay, "place": s} for s in spots]
         if release_due(state):
             out += [{"kind": "release", "to": s} for s in nearest_empty(state, next_to_landmark(state, "hospital"))]
@@ -760,13 +774,15 @@ def _printed_wrong(cid, card):
 
 
 def _payments(state, buyer, ingredient) -> list[list[str]]:
-    """ingredients.7-8: the sets of the buyer's money cards that pay without a card to spare."""
+    """ingredients.7-8: the sets of the buyer's money cards that pay without a card to spare (and
+    with the least surplus, when the table reads money_paid so)."""
     held, cost = sorted(state["characters"][buyer]["money"]), price(state, buyer, ingredient)
+    least = least_payment(state, buyer, cost) if read_as(state, "money_paid") == "least-surplus" else None
     out = []
     for k in range(len(held) + 1):
         for pay in combinations(held, k):
             total = sum(value(state, m) for m in pay)
-            if total >= cost and not any(total - value(state, m) >= cost for m in pay):
+            if total >= cost and not any(total - value(state, m) >= cost for m in pay) and least in (None, total):
                 out.append(list(pay))
     return out
 

@@ -24,6 +24,8 @@ from service.engines.mamma.board import (
     MONEY_LIMIT,
     PIECES,
     PLACE_AWAY,
+    READINGS,
+    SPACE_MP,
     START_HAND,
     TAKE_UP_TO,
     TRAFFIC,
@@ -55,6 +57,11 @@ def _memo(state, key, work):
 def plain(state) -> dict:
     """A deep copy to change: a plain dict, never a Reading and its memo."""
     return copy.deepcopy(dict(state))
+
+
+def read_as(state, option: str) -> str:
+    """The table's reading of an ambiguous point of the text (a setup option): the state's, else the default."""
+    return (state.get("readings") or {}).get(option, READINGS[option].default)
 
 
 def kind(state, cid) -> str | None:
@@ -176,10 +183,46 @@ def affordable_next_to(state, character) -> list[str]:
 
 
 def purchase_due(state) -> bool:
-    """A character that moved and stopped next to an ingredient it can pay must buy it."""
+    """A character that moved and stopped next to an ingredient it can pay must buy it; having
+    bought one, another it can still pay too when the table reads must_buy as each."""
     m = moving(state)
-    return bool(m and m["piece"] in CHARACTERS and not m["bought"] and m["steps"] > 0
-                and affordable_next_to(state, m["piece"]))
+    return bool(m and m["piece"] in CHARACTERS and (not m["bought"] or read_as(state, "must_buy") == "each")
+                and m["steps"] > 0 and affordable_next_to(state, m["piece"]))
+
+
+def wc_buyer(state) -> str | None:
+    """The character put back from the W.C. this turn, still where it was put and with nothing
+    bought, when the table reads wc_exit as moved-and-stopped (it stopped there, so it buys)."""
+    t = state["turn_state"]
+    left = t.get("wc_left")
+    if not left or read_as(state, "wc_exit") != "moved-and-stopped":
+        return None
+    c = left["character"]
+    if c in t["bought"] or mover(state) == c or state["pieces"][c] != left["space"]:
+        return None
+    return c
+
+
+def wc_purchase_due(state) -> bool:
+    c = wc_buyer(state)
+    return bool(c and affordable_next_to(state, c))
+
+
+def buyer(state) -> str | None:
+    """Who buys now: the character moving (and stopped), or the one put back from the W.C. (wc_exit)."""
+    m = moving(state)
+    if m and m["piece"] in CHARACTERS and m["steps"] > 0 and (not m["bought"] or read_as(state, "must_buy") == "each"):
+        return m["piece"]
+    return wc_buyer(state)
+
+
+def least_payment(state, character, cost) -> int | None:
+    """The smallest total of the character's money cards that pays ``cost`` (None: none does)."""
+    values = [value(state, m) for m in state["characters"][character]["money"]]
+    totals = {0}
+    for v in values:
+        totals |= {t + v for t in totals}
+    return min((t for t in totals if t >= cost), default=None)
 
 
 def release_due(state) -> bool:
@@ -243,8 +286,12 @@ def step_cost(state, piece, frm, to) -> int:
         return CHURCH_OUT
     if state["phase"] == "dinner":
         spaces = state["board"]["spaces"]
-        back = frm in spaces and to in spaces and spaces[to]["column"] > spaces[frm]["column"]
-        return DINNER_BACK if back else DINNER_FORWARD
+        if frm in spaces and to in spaces:
+            if spaces[to]["column"] > spaces[frm]["column"]:
+                return DINNER_BACK
+            if spaces[to]["column"] == spaces[frm]["column"] and read_as(state, "sideways_first_space") == "one-mp":
+                return SPACE_MP
+        return DINNER_FORWARD
     return BENCH_IN if to in ("bench", "wc") else 1
 
 

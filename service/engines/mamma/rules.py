@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from service.engines.base import (
     load_rules,
+    reads,
     rule,
     load_scoring,
 )
@@ -26,6 +27,7 @@ from service.engines.mamma.board import (
 from service.engines.mamma.reading import (
     _memo,
     affordable_next_to,
+    buyer,
     can_end_after,
     crossed_at,
     due_player,
@@ -46,6 +48,8 @@ from service.engines.mamma.reading import (
     price,
     purchase_due,
     reachable,
+    read_as,
+    least_payment,
     release_due,
     richest_others,
     space_of,
@@ -55,6 +59,8 @@ from service.engines.mamma.reading import (
     takes_allowed,
     value,
     vertical,
+    wc_buyer,
+    wc_purchase_due,
 )
 
 # ---- the rules ---------------------------------------------------------------------------------
@@ -113,10 +119,25 @@ def _ends_movement(state, move) -> bool:
     return move["kind"] in ENDS_MOVEMENT
 
 
+@rule("mamma/wc.back-next-turn")
+@moves("move", "taxi", "bus")
+@reads("wc_return")
+def check_back_next_turn(state, move):
+    """wc_return after-sixth-turn: the character put back from the W.C. moves from the next turn on."""
+    left = state["turn_state"].get("wc_left") if state["phase"] == "play" else None
+    if left and read_as(state, "wc_return") == "after-sixth-turn":
+        piece = move["piece"] if move["kind"] == "move" else "wife" if move["kind"] == "taxi" else "grandma"
+        if piece == left["character"]:
+            yield {"character": piece}
+
+
 @rule("mamma/ingredients.must-buy")
+@reads("must_buy", "wc_exit")
 def check_must_buy(state, move):
     if purchase_due(state) and _ends_movement(state, move) and move["kind"] not in ("buy", "release"):
         yield {"character": mover(state), "ingredients": affordable_next_to(state, mover(state))}
+    elif wc_purchase_due(state) and move["kind"] != "buy":  # wc_exit moved-and-stopped: it stopped there
+        yield {"character": wc_buyer(state), "ingredients": affordable_next_to(state, wc_buyer(state))}
 
 
 @rule("mamma/hospital.release-due")
@@ -296,6 +317,7 @@ def check_traffic(state, move):
 
 @rule("mamma/move.mp")
 @moves("move")
+@reads("sideways_first_space")
 def check_mp(state, move):
     if _stepping(state, move) and move["to"] in reachable(state, move["piece"]):
         cost = step_cost(state, move["piece"], state["pieces"][move["piece"]], move["to"])
@@ -305,6 +327,7 @@ def check_mp(state, move):
 
 @rule("mamma/move.no-way-on")
 @moves("move")
+@reads("sideways_first_space")
 def check_no_way_on(state, move):
     if (_step_on_space(state, move) and face(state, move["to"]) in WALKABLE and not _runs_over(state, move)
             and standing_on(state, move["to"], but=move["piece"]) not in (None, *TRAFFIC)
@@ -395,6 +418,14 @@ def check_arcade(state, move):
             yield {"victim": victim or "-"}
 
 
+@rule("mamma/son.arcade-dinner")
+@moves("move")
+@reads("arcade_at_dinner")
+def check_arcade_at_dinner(state, move):
+    if _stepping(state, move) and move["arcade"] and state["phase"] == "dinner" and read_as(state, "arcade_at_dinner") == "closed":
+        yield {}
+
+
 def _runs_over(state, move) -> str | None:
     if _stepping(state, move) and move["piece"] == "schoolbus" and state["phase"] == "play":
         victim = crossed_at(state, "schoolbus", move["to"])
@@ -447,18 +478,16 @@ def check_exit_space(state, move):
 
 @rule("mamma/ingredients.no-purchase")
 @moves("buy")
+@reads("must_buy", "wc_exit")
 def check_no_purchase(state, move):
-    if _turn_move(state, move, "buy"):
-        m = moving(state)
-        if not (m and m["piece"] in CHARACTERS and not m["bought"] and m["steps"] > 0
-                and move["ingredient"] in affordable_next_to(state, m["piece"])):
-            yield {"ingredient": move["ingredient"]}
+    if _turn_move(state, move, "buy") and _buying(state, move) is None:
+        yield {"ingredient": move["ingredient"]}
 
 
 def _buying(state, move) -> str | None:
-    if _turn_move(state, move, "buy") and purchase_due(state) and move["ingredient"] in affordable_next_to(state, mover(state)):
-        return mover(state)
-    return None
+    """Who buys the move's ingredient: the character that stopped next to it and can pay it."""
+    who = buyer(state) if _turn_move(state, move, "buy") else None
+    return who if who and move["ingredient"] in affordable_next_to(state, who) else None
 
 
 @rule("mamma/ingredients.payment")
@@ -483,6 +512,20 @@ def check_placement(state, move):
     spots = _placements(state, buyer, move["ingredient"])
     if (move["place"] is None) != (not spots) or (move["place"] is not None and move["place"] not in spots):
         yield {"space": move["place"] or "-", "spaces": ", ".join(spots) or "-"}
+
+
+@rule("mamma/ingredients.least-surplus")
+@moves("buy")
+@reads("money_paid")
+def check_least_surplus(state, move):
+    who = _buying(state, move)
+    if who is None or read_as(state, "money_paid") != "least-surplus":
+        return
+    pay, held = move["pay"], state["characters"][who]["money"]
+    total, cost = sum(value(state, m) for m in pay if m in held), price(state, who, move["ingredient"])
+    least = least_payment(state, who, cost)
+    if set(pay) <= set(held) and least is not None and cost <= total and least < total:  # else the payment rule's
+        yield {"cost": cost, "paid": total, "least": least, "character": who}
 
 
 def take_ingredient(state, buyer, ingredient) -> str:

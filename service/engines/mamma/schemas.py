@@ -6,7 +6,7 @@ from marshmallow import Schema, fields, validate
 from service.engines.base import (
     Boolean,
 )
-from service.engines.mamma.board import MOVE_FIELDS, MOVE_KINDS, PHASES
+from service.engines.mamma.board import MOVE_FIELDS, MOVE_KINDS, PHASES, READINGS
 from service.engines.registry import MoveShape
 
 # ---- states and moves: their shape only (the engine checks the game's invariants) ---------------
@@ -64,6 +64,11 @@ class MammaMoving(Schema):
     released = Boolean(required=True)
 
 
+class MammaWcLeft(Schema):
+    character = fields.String(required=True)
+    space = fields.String(required=True, metadata={"description": "Where it was put back, next to the W.C."})
+
+
 class MammaTurn(Schema):
     played = fields.Integer(strict=True, required=True, metadata={"description": "Game cards played this turn (money placed counts)."})
     discarded = fields.Integer(strict=True, required=True)
@@ -74,6 +79,9 @@ class MammaTurn(Schema):
     bus_tried = Boolean(required=True)
     bus_missed = Boolean(required=True)
     wc_exit_due = Boolean(required=True)
+    wc_left = fields.Nested(MammaWcLeft, allow_none=True, metadata={
+        "description": "The character put back from the W.C. this turn (the reading options wc_return and wc_exit); "
+                       "absent otherwise."})
 
 
 class MammaWc(Schema):
@@ -123,6 +131,10 @@ class MammaState(Schema):
     table = fields.List(fields.String(), required=True, validate=validate.Length(max=20),
                         metadata={"description": "Cards that stay in place: reference cards, the summary, the wc card."})
     turn_state = fields.Nested(MammaTurn, required=True)
+    readings = fields.Dict(keys=fields.String(), values=fields.String(), metadata={
+        "description": "The table's reading of each ambiguous point of the text, by setup option ("
+                       + "; ".join(f"{o.option}: {' or '.join(o.values)}" for o in READINGS.values())
+                       + "); an option absent is read the default way (the first)."})
 
 
 class MammaMove(MoveShape):
