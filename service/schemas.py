@@ -600,6 +600,10 @@ class ScoreLineOut(Schema):
     message = fields.String(required=True, metadata={"description": "The line, in the asker's language."})
     value = fields.Integer(metadata={"description": "What the line counts for this player (orders, cards, points)."})
     citations = fields.List(fields.Nested(ViolationCitationOut), required=True)
+    interpretation = fields.String(metadata={"description": "Present when the line rests on the table's reading of an "
+                                                           "ambiguous point: that reading, the other, and what the line would be then."})
+    reading = fields.Nested(ReadingChosenOut, metadata={"description": "Present with interpretation: the option, the table's "
+                                                                      "reading and the other."})
 
 
 class PlayerScoreOut(Schema):

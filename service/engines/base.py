@@ -258,12 +258,25 @@ LEGAL_UNDER = {
 }
 
 
-def reading_said(option: ReadingOption, value: str, template: dict[str, str], lang: str) -> tuple[str, dict]:
-    """The sentence naming the table's reading and the other, and the reading as data."""
+SCORED_UNDER = {
+    "en": "This line rests on the reading this table chose for {option}: {value} ({meaning}). Under the other reading, "
+          "{other} ({other_meaning}), it would be {points} vp.",
+    "fr": "Cette ligne repose sur la lecture que cette table a choisie pour {option} : {value} ({meaning}). Selon "
+          "l’autre lecture, {other} ({other_meaning}), elle vaudrait {points} pv.",
+    "de": "Diese Zeile beruht auf der Lesart, die dieser Tisch für {option} gewählt hat: {value} ({meaning}). Nach "
+          "der anderen Lesart, {other} ({other_meaning}), wären es {points} SP.",
+    "zh": "這一行取決於這一桌為 {option} 選的解讀：{value}（{meaning}）。依另一種解讀 {other}（{other_meaning}），"
+          "會是 {points} 分。",
+}
+
+
+def reading_said(option: ReadingOption, value: str, template: dict[str, str], lang: str, **more) -> tuple[str, dict]:
+    """The sentence naming the table's reading and the other (``more``: the template's other
+    values), and the reading as data."""
     other = option.other(value)
     text = (template.get(lang) or template["en"]).format(
         option=option.option, value=value, meaning=option.meaning(value, lang),
-        other=other, other_meaning=option.meaning(other, lang))
+        other=other, other_meaning=option.meaning(other, lang), **more)
     return text, {"option": option.option, "value": value, "other": other}
 
 

@@ -85,7 +85,8 @@ def test_each_game_says_what_its_adjudicator_offers(client):
 def test_mammas_readings_are_listed_with_both_readings_and_the_rulebooks_words(client, library):
     offered = {g["id"]: g for g in client.get("/v1/games").get_json()["games"]}["mamma"]["adjudicator"]
     readings = {r["option"]: r for r in offered["readings"]}
-    assert list(readings) == ["sideways_first_space", "arcade_at_dinner", "money_paid", "must_buy", "wc_return", "wc_exit"]
+    assert list(readings) == ["sideways_first_space", "arcade_at_dinner", "money_paid", "must_buy", "wc_return", "wc_exit",
+                             "matching", "six_matching"]
     sideways = readings["sideways_first_space"]
     assert sideways["default"] == "as-forwards" and [r["value"] for r in sideways["readings"]] == ["as-forwards", "one-mp"]
     assert set(sideways["readings"][1]["meaning"]) == {"en", "fr", "de", "zh"}

@@ -688,6 +688,49 @@ def test_a_character_put_back_from_the_wc_beside_an_ingredient_buys_it_only_if_t
     assert done["turn_state"]["bought"] == ["grandpa"] and codes(done, end) == []
 
 
+def _ingredient_lines(state):
+    lines = ENGINE.characters_points(state, "en")["wife"]["lines"]
+    return {line["code"].split(".")[-1]: line for line in lines[:2]}
+
+
+def test_matching_ingredients_count_per_ingredient_or_per_card_by_the_tables_reading():
+    """ing-2 (fish, spaghetti, salami), ing-5 (salami, cheese; Mother-in-Law 3), ing-3 (cheese, tomato),
+    ing-7 (tomato, mushroom, fish): per ingredient four pairs (12) and the spaghetti and the mushroom
+    (2); per card each card in one pair at most: two pairs (6) and five individual ingredients."""
+    state = arrange(ingredients={"wife": ["ing-2", "ing-5", "ing-3", "ing-7"]})
+    per_ingredient = _ingredient_lines(read(state, matching="per-ingredient"))
+    per_card = _ingredient_lines(read(state, matching="per-card"))
+    assert (per_ingredient["matching"]["value"], per_ingredient["single"]["value"]) == (12, 2)
+    assert (per_card["matching"]["value"], per_card["single"]["value"]) == (6, 5)
+    assert_rests_on(per_ingredient["matching"], "matching", "per-ingredient", "per-card")
+    assert "it would be 6 vp" in per_ingredient["matching"]["interpretation"]
+    assert_rests_on(per_card["single"], "matching", "per-card", "per-ingredient")
+    example = arrange(ingredients={"wife": ["ing-1", "ing-2"]})  # the rulebook's own example: 3 and 2 either way
+    for chosen in ("per-ingredient", "per-card"):
+        lines = _ingredient_lines(read(example, matching=chosen))
+        assert (lines["matching"]["value"], lines["single"]["value"]) == (3, 2) and "reading" not in lines["matching"]
+
+
+def test_six_matching_cards_give_15_or_15_and_an_individual_ingredient_by_the_tables_reading():
+    """A table's own cards (the default ones have no drawing on more than 4): fish on six, none a Mother-in-Law."""
+    six = [f"ing-{i}" for i in range(1, 7)]
+    state = arrange(ingredients={"wife": six})
+    for cid in six:
+        state["cards"][cid] = {**state["cards"][cid], "drawings": ["fish"], "mother_in_law": 0}
+    ENGINE.validate(state)
+    as_five = _ingredient_lines(read(state, six_matching="as-five"))
+    and_single = _ingredient_lines(read(state, six_matching="five-and-single"))
+    assert (as_five["matching"]["value"], as_five["single"]["value"]) == (15, 0)
+    assert (and_single["matching"]["value"], and_single["single"]["value"]) == (15, 1)
+    assert_rests_on(as_five["single"], "six_matching", "as-five", "five-and-single")
+    assert "per-card" in as_five["single"]["interpretation"]  # a card left out of the matching scores 1 there too
+    assert_rests_on(and_single["single"], "six_matching", "five-and-single", "as-five")
+    assert "reading" not in as_five["matching"]  # 15 either way
+    score = ENGINE.standings(read(state, six_matching="five-and-single"), "fr")
+    wife = next(r for r in score["characters"] if r["character"] == "wife")
+    assert "six_matching" in wife["lines"][1]["interpretation"] and "pv" in wife["lines"][1]["interpretation"]
+
+
 def test_every_reading_is_a_setup_option_quoting_the_rulebook_and_a_state_says_the_tables():
     state = ENGINE.setup(3, 1, {"must_buy": "each", "wc_exit": "moved-and-stopped"})
     assert state["readings"] == {o.option: o.default for o in ENGINE.readings} | {"must_buy": "each", "wc_exit": "moved-and-stopped"}

@@ -68,7 +68,14 @@ other (``interpretation``, ``reading``), and a legal move the other would refuse
   after-sixth-turn ("out of play for the next 6 turns" includes the sixth: it moves from the next);
 * ``wc_exit``: placed (put back next to the W.C., a character has not moved and stopped, so it buys
   nothing) or moved-and-stopped (the player moves its card back and it stops there: beside an
-  ingredient it can pay, it must buy it first).
+  ingredient it can pay, it must buy it first);
+* ``matching``: per-ingredient (each drawing matched on its own, a card counting toward as many
+  matchings as it has drawings) or per-card (each card toward one matching at most, the best for the
+  character; its other drawings individual ingredients);
+* ``six_matching``: as-five (matching on 6 or more cards gives 15 vp, every card counting toward it)
+  or five-and-single (15 for five; on each card beyond, the ingredient gives 1 vp as an individual
+  one). Under per-card a card may always be left out of a matching, so a sixth scores 1 either way.
+The score lines these two decide name the reading and what the other would give.
 
 The package: ``board`` (what the rulebook fixes, and the default city and cards), ``reading`` (what
 a state says: where the pieces stand, what a character can reach and pay), ``rules`` (one check per

@@ -11,6 +11,7 @@ from itertools import combinations
 
 from indexer.corpus import player_counts
 from service.engines.base import (
+    SCORED_UNDER,
     BaseEngine,
     InvalidMove,
     InvalidState,
@@ -18,6 +19,7 @@ from service.engines.base import (
     is_whole,
     move_head,
     ranked,
+    reading_said,
 )
 from service.engines.mamma.board import (
     ALL_CARDS,
@@ -685,21 +687,35 @@ class Mamma(BaseEngine):
         for c in CHARACTERS:
             mine = state["characters"][c]
             cards = [state["cards"][i["card"]] for i in mine["ingredients"]]
-            counts = Counter(d for card in cards for d in set(card["drawings"]))
-            matching = sum(MATCHING[min(n, max(MATCHING))] for n in counts.values() if n >= 2)
-            single = sum(1 for card in cards if not card["mother_in_law"] for d in set(card["drawings"]) if counts[d] == 1)
+            matching, single = ingredient_points(cards, read_as(state, "matching"), read_as(state, "six_matching"))
             mother_in_law = -sum(card["mother_in_law"] for card in cards)
             guests = value(state, mine["guests"]) if mine["guests"] else 0
             money = money_of(state, c)
             bonus = GRANDPA_CHILD_VP if c == "grandpa" and state["grandpa"]["child"] else CHARACTER_VP.get(c, 0)
             seat = state["seated"].index(c) if c in state["seated"] else None
             arrival = ARRIVAL_VP[seat] if seat is not None else 0
-            lines = [SCORING["matching"].line(lang, matching), SCORING["single"].line(lang, single),
+            lines = [*self._ingredient_lines(state, cards, (matching, single), lang),
                      SCORING["mother-in-law"].line(lang, mother_in_law), SCORING["guests"].line(lang, guests),
                      SCORING["money"].line(lang, money), SCORING["character"].line(lang, bonus),
                      SCORING["arrival"].line(lang, arrival, place=seat + 1 if seat is not None else "-")]
             out[c] = {"character": c, "total": sum(line["value"] for line in lines), "seat": seat, "lines": lines}
         return out
+
+    def _ingredient_lines(self, state, cards, points, lang) -> list[dict]:
+        """victory.1's two lines; one that another reading of six_matching or matching would score
+        otherwise names the table's reading and the other, and what it would be (``reading``: the
+        first such option, the narrower point first; ``interpretation``: each)."""
+        lines = [SCORING["matching"].line(lang, points[0]), SCORING["single"].line(lang, points[1])]
+        chosen = {o: read_as(state, o) for o in ("six_matching", "matching")}
+        for name in chosen:
+            option = READINGS[name]
+            other = ingredient_points(cards, **{**chosen, name: option.other(chosen[name])})
+            for line, now, then in zip(lines, points, other):
+                if now != then:
+                    said, data = reading_said(option, chosen[name], SCORED_UNDER, lang, points=then)
+                    line["interpretation"] = f"{line['interpretation']} {said}" if "reading" in line else said
+                    line.setdefault("reading", data)
+        return lines
 
     def standings(self, state: dict, lang: str) -> dict:
         """Each player's points are their secret character's; a tie goes to whoever sat first (victory.9)."""
@@ -771,6 +787,51 @@ def _printed_wrong(cid, card):
         yield "value", "a Guests card's negative vp"
     elif k == "bus" and card.get("number") not in BUS_NUMBERS:
         yield "number", f"one of {', '.join(BUS_NUMBERS)}"
+
+
+def ingredient_points(cards: list[dict], matching: str, six_matching: str) -> tuple[int, int]:
+    """victory.1-2: a character's points for matching ingredients and for individual ones, read as
+    the table reads ``matching`` (per-ingredient, per-card) and ``six_matching`` (as-five,
+    five-and-single). An ingredient on a Mother-in-Law card counts toward matching, never alone."""
+    most = max(MATCHING)
+    if matching == "per-card":  # each card to one matching or none: the assignment best for the character
+        return _per_card(cards, most)
+    names = sorted({d for card in cards for d in card["drawings"]})
+    matched, single = 0, 0
+    counted = Counter()  # card index -> how many of its drawings counted toward a matching
+    for d in names:
+        holders = [i for i, card in enumerate(cards) if d in card["drawings"]]
+        if len(holders) < 2:
+            continue
+        if len(holders) > most and six_matching == "five-and-single":  # the Mother-in-Law cards among the five first
+            holders = sorted(holders, key=lambda i: (not cards[i]["mother_in_law"], i))[:most]
+        matched += MATCHING[min(len(holders), most)]
+        counted.update(holders)
+    for i, card in enumerate(cards):
+        if not card["mother_in_law"]:
+            single += len(set(card["drawings"])) - counted[i]
+    return matched, single
+
+
+def _per_card(cards: list[dict], most: int) -> tuple[int, int]:
+    """matching per-card: the best (matching, single) over every way of putting each card toward one
+    matching of its drawings or none (over the counts per drawing, not each assignment: 12 cards)."""
+    names = sorted({d for card in cards for d in card["drawings"]})
+    best = {tuple(0 for _ in names): 0}  # cards per drawing -> the most individual ingredients
+    for card in cards:
+        own = 0 if card["mother_in_law"] else len(set(card["drawings"]))
+        step = {}
+        for counts, single in best.items():
+            choices = [(counts, single + own)]
+            for d in sorted(set(card["drawings"])):
+                i = names.index(d)
+                choices.append((counts[:i] + (counts[i] + 1,) + counts[i + 1:], single + max(0, own - 1)))
+            for key, v in choices:
+                if v > step.get(key, -1):
+                    step[key] = v
+        best = step
+    scored = [(sum(MATCHING[min(n, most)] for n in counts if n >= 2), single) for counts, single in best.items()]
+    return max(scored, key=lambda ms: (ms[0] + ms[1], ms[0]))
 
 
 def _payments(state, buyer, ingredient) -> list[list[str]]:
