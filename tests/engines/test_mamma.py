@@ -480,9 +480,19 @@ def test_after_the_taxi_the_player_plays_a_movement_card_and_moves_the_wife_agai
     assert state["pieces"]["wife"] == "8" and state["turn_state"]["mp"] == 0
 
 
+def test_a_ride_that_stops_beside_an_ingredient_she_can_pay_ends_in_a_purchase_not_a_card_played():
+    """ingredients.4 after wife.2: the taxi's movement stopped beside ing-1 (on 4) with money left to
+    pay it, so the Wife buys before a movement card ends the ride (a card played escaped it before)."""
+    state = arrange(money={"wife": [1, 1]}, pieces={"wife": "14"}, hand=[("movement", 2)], city={"4": "ing-1"})
+    state = after(state, {"kind": "taxi", "card": state["characters"]["wife"]["money"][0]},
+                  step("wife", "8"), step("wife", "2"), step("wife", "3"))
+    card = next(c for c in state["players"][state["turn"]]["hand"] if reading.kind(state, c) == "movement")
+    assert codes(state, {"kind": "play", "card": card}) == ["mamma/ingredients.must-buy"]
+    assert {m["kind"] for m in ENGINE.legal_moves(state)} == {"buy", "guests"}  # a Guests card ends no movement
+
 def test_after_the_bus_the_player_plays_a_movement_card_and_moves_the_grandma_again():
     """grandma.1: "After this movement, the player can still play game cards, moving the Grandma again"."""
-    state = arrange(pieces={"grandma": "19"}, hand=[("movement", 1)])
+    state = arrange(pieces={"grandma": "19"}, hand=[("movement", 1)], money={"grandma": [1]})  # 26 is beside ing-12, cost 3
     top = state["cards"][state["bus_deck"][0]]["number"]
     state = after(state, {"kind": "bus", "number": top, "to": "26"})
     card = next(c for c in state["players"][state["turn"]]["hand"] if reading.kind(state, c) == "movement")

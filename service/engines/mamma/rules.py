@@ -111,11 +111,14 @@ def check_leave_wc_not_due(state, move):
 
 
 def _ends_movement(state, move) -> bool:
-    """Whether the move ends the movement in progress (another piece's step, or most other moves)."""
+    """Whether the move ends the movement in progress (another piece's step, or most other moves; a
+    card played ends a taxi's or bus's ride, wife.2 and grandma.1)."""
     if not moving(state) or state["phase"] not in ("play", "dinner"):
         return False
     if move["kind"] == "move":
         return move["piece"] != mover(state)
+    if move["kind"] == "play":
+        return moving(state)["ride"] is not None
     return move["kind"] in ENDS_MOVEMENT
 
 
