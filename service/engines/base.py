@@ -280,6 +280,15 @@ def reading_said(option: ReadingOption, value: str, template: dict[str, str], la
     return text, {"option": option.option, "value": value, "other": other}
 
 
+def rests_on(violation: Violation, option: ReadingOption, value: str, template: dict[str, str], lang: str) -> Violation:
+    """The violation (or note) naming the reading it rests on and the other, and citing the words
+    both readings rest on besides its rule's own."""
+    violation.interpretation, violation.reading = reading_said(option, value, template, lang)
+    cited = {(c["passage_id"], c["quote"]) for c in violation.citations}
+    violation.citations += [c.as_dict() for c in option.citations if (c.passage_id, c.quote) not in cited]
+    return violation
+
+
 RULES_DATA = Path(__file__).resolve().parent / "rules"
 
 
@@ -582,8 +591,7 @@ class BaseEngine:
                 rule = by_code[violation.code]
                 for option in self._reading_options(rule):
                     if not any(True for _ in rule.check(self._read_otherwise(state, option), move)):
-                        violation.interpretation, violation.reading = reading_said(
-                            option, self.reading_of(state, option), RESTS_ON, lang)
+                        rests_on(violation, option, self.reading_of(state, option), RESTS_ON, lang)
                         break
         return found
 
@@ -596,9 +604,7 @@ class BaseEngine:
         for rule in self.rules_for(move):
             for option in self._reading_options(rule):
                 for violation in run_rules((rule,), self._read_otherwise(state, option), move, lang):
-                    violation.interpretation, violation.reading = reading_said(
-                        option, self.reading_of(state, option), LEGAL_UNDER, lang)
-                    out.append(violation)
+                    out.append(rests_on(violation, option, self.reading_of(state, option), LEGAL_UNDER, lang))
         return out
 
     def canonical(self, state: dict, move: dict) -> dict:

@@ -579,9 +579,14 @@ def verdicts(state, move, option, values):
     return [adjudicate(ENGINE, read(state, **{option: v}), move) for v in values]
 
 
-def assert_rests_on(violation_or_note, option, value, other):
-    assert violation_or_note["reading"] == {"option": option, "value": value, "other": other}
-    assert value in violation_or_note["interpretation"] and other in violation_or_note["interpretation"]
+def assert_rests_on(said, option, value, other):
+    """A violation, note or score line that names the table's reading and the other (a violation or
+    note citing the words the readings rest on too)."""
+    assert said["reading"] == {"option": option, "value": value, "other": other}
+    assert value in said["interpretation"] and other in said["interpretation"]
+    if "value" not in said:  # not a score line
+        cited = {(c["passage_id"], c["quote"]) for c in said["citations"]}
+        assert {(c.passage_id, c.quote) for c in board.READINGS[option].citations} <= cited
 
 
 def son_sideways_at_dinner():
