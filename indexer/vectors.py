@@ -63,6 +63,15 @@ ADAPTER_PULL = 0.01
 CLOSE_QUESTIONS = 3
 WIDTH, E5_WIDTH = 512, 384  # the two encoders' dimensions
 
+# Some passages lie near almost any question (hubs: "Du darfst auch Sendungen laden, ..." came
+# first for a third of the development questions it was not asked about). A game without players'
+# questions has each passage's density (``crowding``): the mean cosine with its CROWD nearest of the
+# other games' players' questions (the first encoder) and of their passages (the second), so that
+# the scorer can read its closeness to a question against how close it is to questions in general
+# (as cross-domain similarity local scaling does for word translation). At most CROWD_POOL of each,
+# taken evenly.
+CROWD, CROWD_POOL = 10, 2000
+
 
 # What the encoder's vectors depend on beyond its weights: its tokenizer. An earlier build's
 # embeddings made with another are worked out again (EmbeddingCache).
@@ -165,11 +174,13 @@ def write(generation: Path, docs: list[Passage], questions: dict[str, dict[str, 
         adapter = known.keep_adapter(fit_adapter(answering, passages[with_questions], answered))
     known.save()
     e5 = np.zeros((len(docs), 0), dtype=np.float32)
+    crowded = np.zeros((len(docs), 0), dtype=np.float32)
     if second:
         progress("embedding passages with the second encoder")
         read_again = EmbeddingCache(cache.with_name(cache.name + "-e5") if cache else None, e5_passages, E5_WIDTH)
         e5 = read_again.embed([p.text for p in docs], progress)
         read_again.save()
+        crowded = crowding([p.game for p in docs], passages, answering, e5, with_questions)
     np.savez(
         generation / VECTORS,
         ids=np.array([p.id for p in docs]),
@@ -180,7 +191,36 @@ def write(generation: Path, docs: list[Passage], questions: dict[str, dict[str, 
         first_question=np.array(first_asked, dtype=np.int64),
         adapter=adapter,
         e5=e5,
+        crowding=crowded,
     )
+
+
+def crowding(games: list[str], passages: np.ndarray, asked: np.ndarray, e5: np.ndarray,
+             answering: np.ndarray) -> np.ndarray:
+    """For each passage of a game without players' questions, its density (CROWD): in the first
+    encoder among the players' questions (``asked``, all of other games), in the second among the
+    passages that have players' questions (rows ``answering``). 0 for a passage of a game with
+    players' questions, which the scorer reading this never ranks."""
+    crowded = np.zeros((len(games), 2), dtype=np.float32)
+    of_game = np.array(games)
+    curated = set(of_game[answering])
+    for game in sorted(set(games) - curated):
+        rows = np.flatnonzero(of_game == game)
+        for column, (pool, rows_in) in enumerate(((asked, passages), (e5[answering], e5))):
+            if len(pool):
+                crowded[rows, column] = _density(rows_in[rows], _evenly(pool, CROWD_POOL))
+    return crowded
+
+
+def _evenly(rows: np.ndarray, most: int) -> np.ndarray:
+    return rows if len(rows) <= most else rows[np.linspace(0, len(rows) - 1, most).astype(np.intp)]
+
+
+def _density(rows: np.ndarray, pool: np.ndarray) -> np.ndarray:
+    """Each row's mean cosine with its CROWD nearest rows of ``pool``."""
+    cosines = rows @ pool.T
+    nearest = min(CROWD, cosines.shape[1])
+    return np.sort(cosines, axis=1)[:, -nearest:].mean(axis=1)
 
 
 class EmbeddingCache:
@@ -303,6 +343,8 @@ class Vectors:
     adapter: np.ndarray  # fit_adapter's map of question embeddings
     # the passages as the second encoder reads them (no columns when it did not)
     e5: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.float32))
+    # each passage's density in the two encoders (``crowding``; no columns when not worked out)
+    crowding: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.float32))
     # the last question's cosines with the players' questions (_asked): (its bytes, cosines, best)
     _last: list = field(default_factory=lambda: [None], init=False, repr=False, compare=False)
 
@@ -311,7 +353,8 @@ class Vectors:
         with np.load(generation / VECTORS) as data:
             return cls([str(i) for i in data["ids"]], data["passages"], data["sentences"], data["first"],
                        data["questions"], data["first_question"], data["adapter"],
-                       data["e5"] if "e5" in data else np.zeros((len(data["ids"]), 0), dtype=np.float32))
+                       data["e5"] if "e5" in data else np.zeros((len(data["ids"]), 0), dtype=np.float32),
+                       data["crowding"] if "crowding" in data else np.zeros((len(data["ids"]), 0), dtype=np.float32))
 
     @cached_property
     def row(self) -> dict[str, int]:
@@ -341,6 +384,14 @@ class Vectors:
         if not self.e5.shape[1]:
             return np.zeros(len(ids))
         return _cosines(self.e5[[self.row[i] for i in ids]], e5_question(question))
+
+    def crowded(self, ids: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        """For each passage of ``ids``: its density in the first encoder and in the second
+        (``crowding``; 0 for all when the build did not work it out)."""
+        if not self.crowding.shape[1]:
+            return np.zeros(len(ids)), np.zeros(len(ids))
+        rows = self.crowding[[self.row[i] for i in ids]]
+        return rows[:, 0].astype(np.float64), rows[:, 1].astype(np.float64)
 
     @cached_property
     def in_section(self) -> tuple[np.ndarray, np.ndarray]:

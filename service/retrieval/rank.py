@@ -139,6 +139,9 @@ FEATURES = (
     "faq",  # an answer of the rulebook's questions and answers
     "e5_passage",  # cosine of the question with the passage as the second encoder reads both (indexer.vectors)
     "e5_passage_behind",  # e5_passage less the most any candidate has of it
+    "whole_passage_uncrowded",  # whole_passage_plain less half the passage's density (indexer.vectors.crowding)
+    "e5_passage_uncrowded",  # e5_passage less half the passage's density in the second encoder
+    "e5_passage_uncrowded_behind",  # e5_passage_uncrowded less the most any candidate has of it
 )
 
 # A question that states a situation and asks what follows: its answer is often the passage after
@@ -438,6 +441,7 @@ class Ranker:
         plain = self.vectors.plain_whole(embedding, ids)
         # read by the scorer for games without players' questions alone (for_question): the others skip its cost
         e5 = np.zeros(len(ids)) if curated else self.vectors.e5_whole(question.meant, ids)
+        crowded, crowded_e5 = self.vectors.crowded(ids)
         rows = []
         for place, (score, fields, _) in enumerate(preferred):
             stems, lang = self.stems(fields), fields["lang"]
@@ -467,10 +471,14 @@ class Ranker:
                 float(fields["kind"] == "faq"),
                 e5[place],
                 0.0,
+                plain[place] - crowded[place] / 2,
+                e5[place] - crowded_e5[place] / 2,
+                0.0,
             ])
         traits = np.array(rows, dtype=np.float64)
         for behind, of in (("whole_passage_behind", "whole_passage"), ("closest_sentence_behind", "closest_sentence"),
-                           ("words_in_passage_behind", "words_in_passage"), ("e5_passage_behind", "e5_passage")):
+                           ("words_in_passage_behind", "words_in_passage"), ("e5_passage_behind", "e5_passage"),
+                           ("e5_passage_uncrowded_behind", "e5_passage_uncrowded")):
             column = traits[:, FEATURES.index(of)]
             traits[:, FEATURES.index(behind)] = column - column.max()
         return preferred, traits

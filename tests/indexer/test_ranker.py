@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from indexer.generation import read_catalog
 from indexer.corpus import Passage
 from benchmarks.fit_ranker import cross_validated, figures, fit, temperature
-from indexer.vectors import VECTORS, EmbeddingCache, Vectors, embed, fit_adapter, write
+from indexer.vectors import CROWD, VECTORS, EmbeddingCache, Vectors, crowding, embed, fit_adapter, write
 from service.retrieval.rank import CURATED_FEATURES, FEATURES, WEIGHTS, Trees, load_scorer
 
 
@@ -433,3 +433,21 @@ def test_an_earlier_builds_embeddings_are_reused_only_when_the_same_encoder_made
     EmbeddingCache(path, encode, 4, encoder="another").embed(["a rule"])
     assert made == ["a rule", "a rule"]
 
+
+
+def test_a_passage_near_many_players_questions_is_crowded_and_a_curated_games_is_not_read():
+    """A game without players' questions has each passage's density: the mean cosine with its CROWD
+    nearest players' questions (the first encoder) and passages with players' questions (the
+    second). A hub, near every question, is crowded; a passage about one thing is not."""
+    rng = np.random.default_rng(7)
+    asked = rng.normal(size=(40, 8))
+    asked[:, 0] = 3.0  # every players' question leans one way
+    asked /= np.linalg.norm(asked, axis=1, keepdims=True)
+    hub, apart = np.eye(8)[0], np.eye(8)[7]
+    passages = np.stack([asked[0], hub, apart]).astype(np.float32)
+    e5 = np.stack([hub, hub, apart]).astype(np.float32)
+    crowded = crowding(["curated", "added", "added"], passages, asked.astype(np.float32), e5, np.array([0]))
+    assert crowded[0].tolist() == [0.0, 0.0]  # the curated game's passage: its scorer reads none of it
+    expected = np.sort(asked @ hub)[-CROWD:].mean()
+    assert crowded[1, 0] == pytest.approx(expected, abs=1e-5) and crowded[1, 0] > crowded[2, 0] + 0.5
+    assert crowded[1, 1] == pytest.approx(1.0) and crowded[2, 1] == pytest.approx(0.0)
