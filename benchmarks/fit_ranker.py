@@ -177,9 +177,11 @@ def topic_described(ranker, candidates: list[tuple], scorer: Trees,
 
 def others(asked: list[str], known: np.ndarray) -> Callable[[int], np.ndarray]:
     """For the n-th off-topic question, the known ones but itself (and its word-for-word twins):
-    compared with itself, every off-topic question would be sure to be one."""
+    compared with itself, every off-topic question would be sure to be one. ``known`` holds the
+    first of ``asked`` (those of the last whole fit; a set added since, fitted on by
+    ``--uncurated-only``, is compared with them all)."""
     asked = [normalize(q) for q in asked]
-    return lambda n: known[[q != asked[n] for q in asked]]
+    return lambda n: known[[q != asked[n] for q in asked[:len(known)]]]
 
 
 def fit_logistic(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, float]:
