@@ -55,7 +55,9 @@ PAGE_NUMBER = re.compile(
     re.IGNORECASE)
 _HYPHENS = ("-", "\u2010", "\u00ad")
 _ANY_WORD = re.compile(r"\w")
-_KEEPS_HYPHEN = {"und", "oder", "bzw", "and", "or", "et", "ou", "sowie"}
+# a word after which a hyphen at a line's end is kept: the first half of a pair ("Plus- noch Minuspunkte")
+_KEEPS_HYPHEN = {"und", "oder", "bzw", "sowie", "noch", "bis", "wie", "als", "statt", "and", "or", "nor", "to",
+                 "et", "ou", "ni"}
 _CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
 
 
@@ -296,12 +298,19 @@ def _is_bold(font: str) -> bool:
 
 
 def _reading_order(lines: list[_Line]) -> list[_Line]:
-    """Top to bottom; between two lines that span the columns, each column whole, left to right."""
+    """Top to bottom; between two lines that span the columns, each column whole, left to right. A
+    line that stands above the other columns' text, more than a line apart, is read before them as
+    one that spans them is (a title page's "2–6 players · ages 10 and up" centred over the middle
+    column was read between the first column's last words and the second's first)."""
     out: list[_Line] = []
     band: list[_Line] = []
 
     def flush():
-        out.extend(sorted(band, key=lambda l: (l.column, l.top)))
+        tops = {column: min(l.top for l in band if l.column == column) for column in {l.column for l in band}}
+        ahead = [l for l in band if len(tops) > 1 and
+                 all(l.bottom + 1.5 * l.size < top for column, top in tops.items() if column != l.column)]
+        out.extend(sorted(ahead, key=lambda l: (l.top, l.x0)))
+        out.extend(sorted((l for l in band if l not in ahead), key=lambda l: (l.column, l.top)))
         band.clear()
 
     for line in sorted(lines, key=lambda l: (l.top, l.x0)):

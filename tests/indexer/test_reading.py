@@ -275,3 +275,25 @@ def test_a_caption_at_the_top_of_a_column_under_the_running_header_is_text():
 ])
 def test_a_ruled_grid_is_a_table_when_two_of_its_rows_fill_two_cells(rows, table):
     assert pdf._is_table(rows) is table
+
+
+def test_a_line_above_the_other_columns_text_is_read_before_them():
+    """A title page's "2–6 players" centred over the middle column, well above the columns' text,
+    was read between the first column's last words and the second's first."""
+    def at(text: str, column: int, top: float) -> pdf._Line:
+        x0 = 40.0 + 177 * column
+        return pdf._Line([{"text": text, "x0": x0, "x1": x0 + 150, "size": 9.6}], 1, column, top, top + 9.6, x0, 9.6, False)
+    lines = [at("2–6 players · ages 10 and up", 1, 155), at("Each colour holds three of each value.", 0, 204),
+             at("The coin supply is not", 0, 758), at("meant to be limited.", 1, 204), at("Firefly", 2, 209)]
+    assert [l.text for l in pdf._reading_order(lines)] == [
+        "2–6 players · ages 10 and up", "Each colour holds three of each value.", "The coin supply is not",
+        "meant to be limited.", "Firefly"]
+
+
+@pytest.mark.parametrize("text, line, joined", [
+    ("weder Plus-", "noch Minuspunkte.", "weder Plus- noch Minuspunkte."),
+    ("von Vor-", "bis Nachmittag", "von Vor- bis Nachmittag"),
+    ("die Hütten-", "stempel", "die Hüttenstempel"),
+])
+def test_a_hyphen_at_a_lines_end_before_the_pairs_second_half_is_kept(text, line, joined):
+    assert pdf.join_lines(text, line) == joined
