@@ -41,6 +41,7 @@ from indexer.generation import (
     text_field,
 )
 from indexer.terms import load_concepts
+from indexer.wikdict import PAIRS, translations
 
 PROJECT = Path(__file__).resolve().parent.parent
 DEFAULT_CORPUS = PROJECT / "corpus"
@@ -107,11 +108,24 @@ def catalog(corpus: Corpus, source_print: str) -> dict:
         "concepts": load_concepts(corpus.root / "terms.yaml") if (corpus.root / "terms.yaml").exists() else [],
         "dictionaries": {"zh-en": zh_en({t for b in corpus.rulebooks if b.lang == "en" for p in b.passages
                                          for t in terms("en", p.text)})},
+        "bilingual": _bilingual(corpus),
         # passage id -> language -> the indexed terms of its players' questions in that language
         "question_terms": {passage: {lang: sorted({t for q in asked for t in terms(lang, q)})
                                      for lang, asked in by_lang.items() if asked}
                            for passage, by_lang in corpus.questions.items()},
     }
+
+
+def _bilingual(corpus: Corpus) -> dict[str, dict[str, list[str]]]:
+    """indexer.wikdict's pairs, cut to the words of the rulebooks of games without players'
+    questions (a question about a shipped game never reads them); none without such a game."""
+    asked = {passage.split(".", 1)[0] for passage in corpus.questions}
+    vocabulary: dict[str, set[str]] = {}
+    for book in corpus.rulebooks:
+        if book.game not in asked:
+            vocabulary.setdefault(book.lang, set()).update(t for p in book.passages for t in terms(book.lang, p.text))
+    return {pair: translations(pair, vocabulary[pair.split("-")[1]]) for pair in PAIRS
+            if vocabulary.get(pair.split("-")[1])}
 
 
 def is_stale(index_dir: Path | str = DEFAULT_INDEX, corpus_dir: Path | str = DEFAULT_CORPUS,

@@ -90,7 +90,8 @@ class Library:
         added = [g["id"] for g in catalog["games"] if all(b.get("added") for b in g.get("rulebooks", []))]
         self.ranker = Ranker(Vectors.load(generation), self.rarity, scorer, catalog.get("question_terms", {}),
                              uncurated, added)
-        self.planner = Planner(self.terms, self.langs, catalog.get("dictionaries"), Lexicon.load(generation))
+        self.planner = Planner(self.terms, self.langs, catalog.get("dictionaries"), Lexicon.load(generation),
+                               catalog.get("bilingual"))
         self.reader = Reader(self.games, self.terms, self.passages, self._in_corpus, detector, self.planner.translates,
                              self.ranker.asked_words.knows)
         self._searched = lru_cache(maxsize=SEARCHES_KEPT)(self._search)

@@ -73,10 +73,12 @@ class Planner:
     """Turns analysed questions into plans; the concepts' forms are worked out once per index."""
 
     def __init__(self, terms_base: TermBase, langs: tuple[str, ...], dictionaries: dict | None = None,
-                 lexicon: Lexicon | None = None):
+                 lexicon: Lexicon | None = None, bilingual: dict | None = None):
         self.langs = langs  # languages some rulebook is written in: only their fields are worth querying
         self.dictionaries = dictionaries or {}  # "zh-en" -> word (Simplified) -> translations
         self.lexicon = lexicon or Lexicon()  # the words of the games without players' questions (indexer.lexicon)
+        # "fr-de" -> a French word's stem -> German words of those games' rulebooks (indexer.wikdict)
+        self.bilingual = bilingual or {}
         self._forms = {c.id: self._concept_forms(c) for c in terms_base.concepts.values()}
         self._stems = {c.id: self._concept_stems(c) for c in terms_base.concepts.values()}
 
@@ -166,7 +168,8 @@ class Planner:
     def _bridged(self, plan: QueryPlan, question: Question, spans: list[str], units: dict[str, int]) -> None:
         """The words the term base does not know, asked of a game without players' questions in
         another language than its rulebook's: each with the rulebook words nearest it in meaning
-        (indexer.lexicon), one clause per rulebook language, at a dictionary's weight."""
+        (indexer.lexicon) and its translations in a bilingual dictionary (indexer.wikdict), one
+        clause per rulebook language, at a dictionary's weight."""
         if not (question.game and question.lang):
             return
         targets = [lang for lang in self.lexicon.langs(question.game) if lang != question.lang]
@@ -175,8 +178,11 @@ class Planner:
             return
         vectors = embed(asked)
         for lang in targets:
+            dictionary = self.bilingual.get(f"{question.lang}-{lang}", {})
             for text, nearest in zip(asked, self.lexicon.nearest(vectors, question.game, lang)):
-                alternatives = [replace(f, field=fieldname) for word, _ in nearest
+                said = [word for word, _ in nearest]
+                said += [t for stem in terms(question.lang, text) for t in dictionary.get(stem, []) if t not in said]
+                alternatives = [replace(f, field=fieldname) for word in said
                                 if (f := form(text_field(lang), lang, word, boost=DICTIONARY_WEIGHT)) is not None
                                 for fieldname in (text_field(lang), section_field(lang))]
                 if alternatives:

@@ -126,6 +126,13 @@ def test_a_question_in_another_language_meets_an_added_games_own_words(tmp_path,
             assert ("pilz",) in bridged  # Pilze: one word asked, searched as written and as the rulebook says it
             hits = library.search(question, game="pilzsammler", lang=lang).hits
             assert any("<mark>Pilze</mark>" in hit.snippet for hit in hits)  # and shown where it stands
+        # "panier" lies far from "Korb" for the encoder (0.47): the bilingual dictionary carries it
+        read = library.read("combien de champignons dans un panier ?", game="pilzsammler", lang="fr")
+        plan = library.planner.plan(read)
+        unit = next(u for c, u in zip(plan.clauses, plan.units)
+                    if not isinstance(c, Facet) and any(f.stems == ("pani",) for f in c))
+        assert ("korb",) in {f.stems for c, u in zip(plan.clauses, plan.units) if u == unit and not isinstance(c, Facet)
+                             for f in c if f.field == text_field("de")}
         plan = library.planner.plan(library.read("how many mushrooms fit in one basket?", game="mamma", lang="en"))
         assert "pilz" not in plan.wanted["de"]  # a shipped game's question is searched as before
     finally:

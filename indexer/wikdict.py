@@ -1,0 +1,86 @@
+"""French and German words to each other, from FreeDict's WikDict dictionaries, cut to what the
+rulebooks of games without players' questions use.
+
+A table brings a game whose rulebook the term base knows no word of, and a French player asks about
+a German rulebook: the sentence encoder carries few single words across ("corde" is nearest
+"legst", "traîneau" nearest "stapeln"; indexer.lexicon). A bilingual dictionary does: corde ->
+Seil, traîneau -> Schlitten, crevasse -> Spalte, tampon -> Stempel. FreeDict's français-Deutsch and
+Deutsch-français dictionaries (Karl Bartel, built by WikDict from Wiktionary via DBnary; CC BY-SA
+3.0; Debian's dict-freedict-fra-deu and dict-freedict-deu-fra 2022.12.07-2) are kept in
+``indexer/data/`` as ``word<TAB>translation|translation...`` (``convert`` made them; see
+``indexer/data/README.md``). A build keeps, for each word, the translations of one or two words
+whose every word stands in a rulebook of the other language that a table added, by the word's stem
+(``Planner`` looks a question's word up by its stems: "crevasses", "glisse").
+"""
+
+from __future__ import annotations
+
+import gzip
+import re
+from functools import lru_cache
+from pathlib import Path
+
+from indexer.analysis import terms
+
+DATA = Path(__file__).resolve().parent / "data"
+PAIRS = ("fr-de", "de-fr")
+MAX_TRANSLATIONS = 6
+_SENSE = re.compile(r"^\d+\.\s+(.*)$")
+_HOMONYM = re.compile(r"\s+\d+\.?$")  # "Seil 2." : Wiktionary's homonym number
+_HEADWORD = re.compile(r"^(.+?)(?:\s+/|\s+<|$)")  # "corde /kɔʁd/ <n, fem>"
+
+
+def convert(dictionary: bytes, index: str) -> list[tuple[str, list[str]]]:
+    """A dictd dictionary (its .dict.dz unpacked, its .index) as (headword, translations): the
+    lines of an entry's numbered senses, or its first line when it has one sense; the lines between
+    them are definitions in the headword's own language."""
+    digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+
+    def number(text: str) -> int:
+        value = 0
+        for ch in text:
+            value = value * 64 + digits.index(ch)
+        return value
+
+    found: dict[str, list[str]] = {}
+    for line in index.splitlines():
+        key, offset, length = line.split("\t")[:3]
+        if key.startswith("00"):  # the dictionary's own description
+            continue
+        lines = [l.strip() for l in dictionary[number(offset):number(offset) + number(length)].decode("utf-8").splitlines()]
+        word = _HEADWORD.match(lines[0]).group(1) if lines and _HEADWORD.match(lines[0]) else ""
+        if not word or " " in word:  # the index keys are folded ("seil"): the entry's first line has the word
+            continue
+        body = [l for l in lines[1:] if l]
+        senses = [m.group(1) for l in body if (m := _SENSE.match(l))] or body[:1]
+        for sense in senses:
+            for translation in sense.split(","):
+                translation = _HOMONYM.sub("", translation.strip())
+                if translation and translation not in found.setdefault(word, []):
+                    found[word].append(translation)
+    return [(word, translations) for word, translations in found.items() if translations]
+
+
+@lru_cache(maxsize=None)
+def _entries(pair: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    with gzip.open(DATA / f"wikdict-{pair}.tsv.gz", "rt", encoding="utf-8") as rows:
+        return tuple((word, tuple(translations.split("|")))
+                     for word, translations in (row.rstrip("\n").split("\t") for row in rows))
+
+
+def translations(pair: str, vocabulary: set[str]) -> dict[str, list[str]]:
+    """For the pair ("fr-de": French to German), each word's stem -> its translations of one or
+    two words that ``vocabulary`` (the stems of the target language's rulebooks) holds whole."""
+    source, target = pair.split("-")
+    table: dict[str, list[str]] = {}
+    for word, found in _entries(pair):
+        stems = terms(source, word)
+        if len(stems) != 1:
+            continue
+        for translation in found:
+            wanted = terms(target, translation)
+            if wanted and len(translation.split()) <= 2 and all(s in vocabulary for s in wanted):
+                kept = table.setdefault(stems[0], [])
+                if translation not in kept and len(kept) < MAX_TRANSLATIONS:
+                    kept.append(translation)
+    return table
