@@ -522,7 +522,7 @@ function verdictView(game, verdict, onApply) {
   const violation = (v) => h("div", { class: "violation" },
     h("p", {}, h("strong", {}, v.message)),
     h("p", { class: "meta" }, `${t("code")}${t("colon")}`, h("code", {}, v.code)),
-    v.interpretation && h("p", { class: "meta" }, `${t("interpretation")}${t("colon")}`, h("span", { lang: "en" }, v.interpretation)),
+    v.interpretation && h("p", { class: "meta" }, `${t("interpretation")}${t("colon")}`, v.interpretation),
     v.citations.map((c) => [h("blockquote", { lang: c.lang }, c.quote),
       h("p", { class: "meta" }, h("a", { href: rulebookHref(game, c.lang, c.passage_id, c.quote) }, `${t("openInRulebook")} (${langName(c.lang)})`))]));
   parts.push(...verdict.violations.map(violation));
