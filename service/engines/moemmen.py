@@ -43,6 +43,7 @@ from service.engines.base import (
     is_whole,
     move_head,
     load_rules,
+    load_words,
     rule,
     nothing,
     starting_player,
@@ -50,6 +51,7 @@ from service.engines.base import (
 from service.engines.registry import Game, MoveShape, register
 
 GAME = "moemmen"
+WORDS = load_words(GAME)  # the game's own words (rules/moemmen.yaml): its colours, Tim and Benny
 HAND = 6  # benny.1: "replenish to 6 cards in hand"
 TABLE = 5  # benny.1: "5 new cards from the deck are revealed"
 SET = 6  # goal.1: "Collect 6 plus cards of one color."
@@ -75,6 +77,17 @@ def _interpretation(en, fr, de, zh):
 
 def card(state, cid) -> dict:
     return state["cards"][cid]
+
+
+def named(state, cid):
+    """A message value: a card by what is printed on it, in the asker's words ("rouge +7", "Tim le
+    tondeur"); one the state does not hold stays as the move wrote it."""
+    printed = state["cards"].get(cid) if isinstance(cid, str) else None
+    if printed is None:
+        return cid
+    if printed["kind"] in ("tim", "benny"):
+        return printed["kind"]  # one of the game's words
+    return lambda lang: f"{WORDS.say(printed['colour'], lang)} {printed['value']:+d}"
 
 
 def minus_on_table(state) -> list[str]:
@@ -158,25 +171,25 @@ def check_in_hand(state, move):
     fields = ("card",) if move["kind"] == "tim" else ("give", "card")  # Tim's exchange: tim.exchange
     for field in fields:
         if move.get(field) is not None and move[field] not in hand:
-            yield {"card": move[field]}
+            yield {"card": named(state, move[field])}
 
 
 @rule("moemmen/card.on-table")
 def check_on_table(state, move):
     if state["phase"] != "over" and move.get("take") is not None and move["take"] not in state["table"]:
-        yield {"card": move["take"]}
+        yield {"card": named(state, move["take"])}
 
 
 @rule("moemmen/benny.card")
 def check_benny_card(state, move):
     if _playing(state, move, "benny") and move["card"] in state["cards"] and card(state, move["card"])["kind"] != "benny":
-        yield {"card": move["card"]}
+        yield {"card": named(state, move["card"])}
 
 
 @rule("moemmen/tim.card")
 def check_tim_card(state, move):
     if _playing(state, move, "tim") and move["card"] in state["cards"] and card(state, move["card"])["kind"] != "tim":
-        yield {"card": move["card"]}
+        yield {"card": named(state, move["card"])}
 
 
 @rule("moemmen/tim.needs-minus")
@@ -206,27 +219,27 @@ def check_tim_exchange(state, move):
     if give is None and take is None:
         return
     if give is None or take is None or give == move["card"] or give not in hand_after_tim(state, move["card"]):
-        yield {"give": give or nothing, "take": take or nothing}
+        yield {"give": named(state, give) if give else nothing, "take": named(state, take) if take else nothing}
         return
     given, taken = card(state, give), card(state, take)
     if given["kind"] == "minus":
         return  # the SPECIAL CASE: any table card
     if taken["kind"] != "plus" or taken.get("colour") != given.get("colour"):
-        yield {"give": give, "take": take}
+        yield {"give": named(state, give), "take": named(state, take)}
 
 
 @rule("moemmen/mommen.take-minus")
 def check_answer_takes_minus(state, move):
     if state["phase"] == "mommen" and move["kind"] == "respond" and move["take"] in state["table"]:
         if card(state, move["take"])["kind"] != "minus":
-            yield {"card": move["take"]}
+            yield {"card": named(state, move["take"])}
 
 
 @rule("moemmen/mommen.no-minus-down")
 def check_answer_gives(state, move):
     if state["phase"] == "mommen" and move["kind"] == "respond" and move["give"] in state["cards"]:
         if card(state, move["give"])["kind"] == "minus":
-            yield {"card": move["give"]}
+            yield {"card": named(state, move["give"])}
 
 
 @rule("moemmen/table-exchange.three-minus")
