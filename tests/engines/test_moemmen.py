@@ -257,8 +257,10 @@ def test_the_swap_reading_is_a_ruleset_and_a_refusal_under_it_names_both_reading
     again = {"kind": "swap", "give": after["players"][0]["hand"][0], "take": after["table"][0]}
     verdict = adjudicate(ENGINE, after, again, "de")
     assert [v["code"] for v in verdict["violations"]] == ["moemmen/swap.once-per-scoring-round"]
-    assert "round-of-turns" in verdict["violations"][0]["interpretation"]
-    assert "scoring-round" in verdict["violations"][0]["interpretation"]
+    said = verdict["violations"][0]["interpretation"]
+    assert "ein Tausch pro Wertungsrunde" in said and "ein Tausch pro Runde am Tisch" in said, "both readings, in words"
+    assert "scoring-round" not in said and "round-of-turns" not in said, "not by the rulesets' ids"
+    assert "scoring-round" in adjudicate(ENGINE, after, again, "en")["violations"][0]["interpretation"]
     # the default reading: a swap ends the turn, and the next one around the table is allowed
     assert ENGINE.check(default | {"swapped": [0]}, second) == []
 
