@@ -235,38 +235,36 @@ class ReadingOption:
 
 
 # How a verdict names the reading it rests on: a refusal that the other reading would not make, and
-# a legal move that the other reading would refuse (a note beside the verdict).
+# a legal move that the other reading would refuse (a note beside the verdict). French, German and
+# Chinese say the readings in words only: the option's and values' ids (English) are in ``reading``.
 RESTS_ON = {
     "en": "This rests on the reading this table chose for {option}: {value} ({meaning}). Under the other reading, "
           "{other} ({other_meaning}), the move would keep this rule.",
-    "fr": "Ce verdict repose sur la lecture que cette table a choisie pour {option} : {value} ({meaning}). Selon "
-          "l’autre lecture, {other} ({other_meaning}), le coup respecterait cette règle.",
-    "de": "Das beruht auf der Lesart, die dieser Tisch für {option} gewählt hat: {value} ({meaning}). Nach der "
-          "anderen Lesart, {other} ({other_meaning}), hielte der Zug diese Regel ein.",
-    "zh": "這個判定取決於這一桌為 {option} 選的解讀：{value}（{meaning}）。依另一種解讀 {other}（{other_meaning}），"
-          "這一步不違反這條規則。",
+    "fr": "Ce verdict repose sur la lecture que cette table a choisie : {meaning}. Selon l’autre lecture "
+          "({other_meaning}), le coup respecterait cette règle.",
+    "de": "Das beruht auf der Lesart, die dieser Tisch gewählt hat: {meaning}. Nach der anderen Lesart "
+          "({other_meaning}) hielte der Zug diese Regel ein.",
+    "zh": "這個判定取決於這一桌選的解讀：{meaning}。依另一種解讀（{other_meaning}），這一步不違反這條規則。",
 }
 LEGAL_UNDER = {
     "en": "Legal under the reading this table chose for {option}: {value} ({meaning}). Under the other reading, "
           "{other} ({other_meaning}), the move would break this rule.",
-    "fr": "Permis selon la lecture que cette table a choisie pour {option} : {value} ({meaning}). Selon l’autre "
-          "lecture, {other} ({other_meaning}), le coup enfreindrait cette règle.",
-    "de": "Erlaubt nach der Lesart, die dieser Tisch für {option} gewählt hat: {value} ({meaning}). Nach der "
-          "anderen Lesart, {other} ({other_meaning}), bräche der Zug diese Regel.",
-    "zh": "依這一桌為 {option} 選的解讀，這一步合法：{value}（{meaning}）。依另一種解讀 {other}（{other_meaning}），"
-          "這一步會違反這條規則。",
+    "fr": "Permis selon la lecture que cette table a choisie : {meaning}. Selon l’autre lecture "
+          "({other_meaning}), le coup enfreindrait cette règle.",
+    "de": "Erlaubt nach der Lesart, die dieser Tisch gewählt hat: {meaning}. Nach der anderen Lesart "
+          "({other_meaning}) bräche der Zug diese Regel.",
+    "zh": "依這一桌選的解讀，這一步合法：{meaning}。依另一種解讀（{other_meaning}），這一步會違反這條規則。",
 }
 
 
 SCORED_UNDER = {
     "en": "This line rests on the reading this table chose for {option}: {value} ({meaning}). Under the other reading, "
           "{other} ({other_meaning}), it would be {points} vp.",
-    "fr": "Cette ligne repose sur la lecture que cette table a choisie pour {option} : {value} ({meaning}). Selon "
-          "l’autre lecture, {other} ({other_meaning}), elle vaudrait {points} pv.",
-    "de": "Diese Zeile beruht auf der Lesart, die dieser Tisch für {option} gewählt hat: {value} ({meaning}). Nach "
-          "der anderen Lesart, {other} ({other_meaning}), wären es {points} SP.",
-    "zh": "這一行取決於這一桌為 {option} 選的解讀：{value}（{meaning}）。依另一種解讀 {other}（{other_meaning}），"
-          "會是 {points} 分。",
+    "fr": "Cette ligne repose sur la lecture que cette table a choisie : {meaning}. Selon l’autre lecture "
+          "({other_meaning}), elle vaudrait {points} pv.",
+    "de": "Diese Zeile beruht auf der Lesart, die dieser Tisch gewählt hat: {meaning}. Nach der anderen Lesart "
+          "({other_meaning}) wären es {points} SP.",
+    "zh": "這一行取決於這一桌選的解讀：{meaning}。依另一種解讀（{other_meaning}），會是 {points} 分。",
 }
 
 

@@ -743,7 +743,10 @@ def test_six_matching_cards_give_15_or_15_and_an_individual_ingredient_by_the_ta
     assert "reading" not in as_five["matching"]  # 15 either way
     score = ENGINE.standings(read(state, six_matching="five-and-single"), "fr")
     wife = next(r for r in score["characters"] if r["character"] == "wife")
-    assert "six_matching" in wife["lines"][1]["interpretation"] and "pv" in wife["lines"][1]["interpretation"]
+    line = wife["lines"][1]
+    assert line["reading"]["option"] == "six_matching" and "pv" in line["interpretation"]
+    assert board.READINGS["six_matching"].meaning("five-and-single", "fr") in line["interpretation"]
+    assert "six_matching" not in line["interpretation"], "French names the reading in words, not by its id"
 
 
 def test_every_reading_is_a_setup_option_quoting_the_rulebook_and_a_state_says_the_tables():
