@@ -354,6 +354,9 @@ def test_a_situation(name, make, move, expected):
 def test_situations_that_only_need_refusing_are_refused_for_the_right_rule():
     state = arrange()
     assert "mamma/turn.discard-three" in codes(state, {"kind": "discard", "cards": state["players"][0]["hand"][:2], "turn_over": None})
+    three, hand = arrange(hand=["mp-1", "mp-2", "mp-3"]), ["mp-1", "mp-2", "mp-3"]
+    assert "mamma/turn.discard-three" in codes(three, {"kind": "discard", "cards": hand + ["mp-1"], "turn_over": None}), \
+        "a card named twice is not discarded twice"
     empty = arrange(hand=[("movement", 1)] * 2)
     empty["decks"]["money"], moved = [], empty["decks"]["money"]
     empty["out_of_game"] += moved  # only to empty the deck: the rule reads the deck, not where its cards went

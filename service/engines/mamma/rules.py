@@ -211,8 +211,10 @@ def check_deck_empty(state, move):
 @moves("discard", "play", "money")
 def check_discard_three(state, move):
     t = state["turn_state"]
-    if _turn_move(state, move, "discard") and (len(set(move["cards"])) != DISCARD or t["played"] or t["discarded"]):
-        yield {"count": len(set(move["cards"])), "played": t["played"]}
+    # Three different cards: a card named twice is not discarded twice.
+    cards = move["cards"] if move["kind"] == "discard" else []
+    if _turn_move(state, move, "discard") and (len(cards) != DISCARD or len(set(cards)) != DISCARD or t["played"] or t["discarded"]):
+        yield {"count": len(cards), "played": t["played"]}
     if _turn_move(state, move, "play", "money") and t["discarded"]:
         yield {"count": t["discarded"], "played": t["played"]}
 
