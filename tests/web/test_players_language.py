@@ -182,9 +182,20 @@ def foreign(text: str, lang: str) -> list[str]:
 # ---------------------------------------------------------------- what the product writes
 
 
+def _reading_sentences():
+    """How a verdict or a score line names the table's reading, filled in for each reading option
+    of each game (its placeholders hide the words the scan must see)."""
+    for game, engine in ENGINES.items():
+        for option in getattr(engine, "readings", ()):
+            for template in (base.RESTS_ON, base.LEGAL_UNDER, base.SCORED_UNDER):
+                said = {lang: base.reading_said(option, option.default, template, lang, points=3)[0]
+                        for lang in ("fr", "de", "zh")}
+                yield f"{game} {option.option}", {**said, "zh-Hant": said["zh"], "zh-Hans": to_simplified(said["zh"])}
+
+
 @pytest.mark.parametrize("lang", list(LOCALES))
 def test_every_string_and_message_is_written_in_its_language(lang):
-    found = {f"{where}: {texts[lang]!r} -> {words}" for where, texts in product_entries()
+    found = {f"{where}: {texts[lang]!r} -> {words}" for where, texts in [*product_entries(), *_reading_sentences()]
              if lang in texts and (words := foreign(texts[lang], lang))}
     assert not found, "\n".join(sorted(found))
 
@@ -198,6 +209,9 @@ def test_the_detector_tells_english_and_the_other_script_without_false_alarms():
     assert foreign("轮到玩家 2", "zh-Hans") == [] and foreign("輪到玩家 2", "zh-Hans") == ["輪"]
     assert foreign("輪到玩家 2", "zh-Hant") == [] and foreign("轮到玩家 2", "zh-Hant") == ["轮"]
     assert foreign("不能打出 swap", "zh-Hant") == ["swap"]
+    assert foreign("每回合最多只能打出一張訂單", "zh-Hant") == [], "只 is Traditional too"
+    assert foreign("Cette table a choisi la variante scoring-round.", "fr") == ["scoring", "round"], "an id is no word"
+    assert foreign("Die Hand, der Stapel, die Karten: es will passen.", "de") == []
 
 
 # ---------------------------------------------------------------- the dispute pages
@@ -292,6 +306,7 @@ def _illegal_moves(client, game: str, state: dict, wanted: int = 3) -> list[dict
     for move in legal[:20]:
         for candidate in _mutations(move, pool):
             answer = client.post(f"/v1/games/{game}/adjudicate", json={"state": state, "move": candidate, "lang": "en"})
+            assert answer.status_code < 500, f"{candidate}: {answer.get_json()}"
             if answer.status_code == 200 and not answer.get_json()["legal"]:
                 found.setdefault(answer.get_json()["violations"][0]["code"], candidate)
                 if len(found) == wanted:
@@ -355,6 +370,11 @@ def test_a_dispute_page_shows_no_word_outside_the_players_language(open_page, cl
     page = open_page(f"/games/{game}/dispute", locale=LOCALES[lang])
     page.wait_for_selector(".moves")
     assert page.evaluate("document.documentElement.lang") == lang
+    page.select_option("#players", "3")
+    page.fill("#seed", "7")  # the page draws a seed at random; this test's games are the same each run
+    page.get_by_role("button", name=say["start"], exact=True).click()
+    page.wait_for_function("JSON.parse(document.querySelector('#state').value).seed === 7")
+    page.wait_for_selector(".moves")
     scan = Scan(page, client, lang)
     scan("a game started")
 
