@@ -216,7 +216,9 @@ def test_a_verdict_resting_on_the_tables_reading_names_it_and_the_other_over_htt
     refused = post(client, "/v1/games/mamma/adjudicate", {"state": state, "move": move, "lang": "de"})
     violation = refused["violations"][0]
     assert violation["reading"] == {"option": "sideways_first_space", "value": "as-forwards", "other": "one-mp"}
-    assert violation["interpretation"].startswith("Das beruht auf der Lesart") and "one-mp" in violation["interpretation"]
+    said = violation["interpretation"]
+    assert said.startswith("Das beruht auf der Lesart") and "kostet 1 Bewegungspunkt" in said, "the other reading, in words"
+    assert "one-mp" not in said, "not by its id, which is in reading"
     legal = post(client, "/v1/games/mamma/adjudicate", {"state": read(state, sideways_first_space="one-mp"), "move": move})
     assert legal["legal"] and legal["notes"][0]["reading"]["value"] == "one-mp" and legal["notes"][0]["code"] == "mamma/move.mp"
     broken = post(client, "/v1/games/mamma/adjudicate", {"state": {**state, "readings": {"sideways_first_space": "two"}}, "move": move}, 422)
