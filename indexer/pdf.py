@@ -368,12 +368,8 @@ def _drop_furniture(pages: list[_Page]) -> None:
 
 
 def _cell_starts(line: _Line) -> list[float]:
-    """Where the stretches of a line's text begin, split at gaps of CELL_GAP of the type size."""
-    starts = [line.words[0]["x0"]]
-    for previous, word in zip(line.words, line.words[1:]):
-        if word["x0"] - previous["x1"] > CELL_GAP * float(word["size"]):
-            starts.append(word["x0"])
-    return starts
+    """Where the stretches of a line's text begin (``_stretches``)."""
+    return [stretch[0]["x0"] for stretch in _stretches(line)]
 
 
 def _unruled_tables(lines: list[_Line]) -> list[_Line]:
@@ -408,9 +404,10 @@ def _unruled_tables(lines: list[_Line]) -> list[_Line]:
         table = lines[n:end]
         header = _header(out, table, columns)
         del out[len(out) - len(header):]
-        rows: list[list[str]] = [_header_cells(header, columns)] if header else []
+        heading = [_header_cells(header, columns)] if header else []
         if len(header) > 1 and _labels_rows(header[-2], header[-1], columns):  # "Wind die" under "Face Qty Effect"
-            rows = [_header_cells(header[:-1], columns), [header[-1].text] + [""] * (len(columns) - 1)]
+            heading = [_header_cells(header[:-1], columns), [header[-1].text] + [""] * (len(columns) - 1)]
+        rows: list[list[str]] = []
         # rows set apart by more space than a cell's lines: a wider step begins a row; rows set as
         # closely as their lines: each line with a first cell begins one
         steps = [b.top - a.top for a, b in zip(table, table[1:])]
@@ -421,13 +418,13 @@ def _unruled_tables(lines: list[_Line]) -> list[_Line]:
                 at = max(k for k, c in enumerate(columns) if word["x0"] >= c - 3) if word["x0"] >= columns[0] - 3 else 0
                 cells[at] = join_lines(cells[at], word["text"]) if cells[at] else word["text"]
             begins = steps[k - 1] > min(steps) * 1.15 if spaced and k else bool(cells[0])
-            if begins or len(rows) <= len(header[:1]):
+            if begins or not rows:
                 rows.append(cells)
             else:  # a cell's next line
                 rows[-1] = [join_lines(a, b) if a and b else a or b for a, b in zip(rows[-1], cells)]
         start = header[0] if header else first
         out.append(_Line([], start.page, start.column, start.top, lines[end - 1].bottom, start.x0, first.size,
-                         False, rows))
+                         False, heading + rows))
         n = end
     return out
 
@@ -469,7 +466,7 @@ def _labels_rows(above: _Line, line: _Line, columns: list[float]) -> bool:
 
 
 def _stretches(line: _Line) -> list[list[dict]]:
-    """A line's words in stretches split at gaps of CELL_GAP of the type size (as _cell_starts)."""
+    """A line's words in stretches split at gaps of CELL_GAP of the type size."""
     stretches = [[line.words[0]]]
     for previous, word in zip(line.words, line.words[1:]):
         if word["x0"] - previous["x1"] > CELL_GAP * float(word["size"]):
