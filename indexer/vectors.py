@@ -63,9 +63,9 @@ ADAPTER_PULL = 0.01
 CLOSE_QUESTIONS = 3
 WIDTH, E5_WIDTH = 512, 384  # the two encoders' dimensions
 
-# Some passages lie near almost any question (hubs: "Du darfst auch Sendungen laden, ..." came
-# first for a third of the development questions it was not asked about). A game without players'
-# questions has each passage's density (``crowding``): the mean cosine with its CROWD nearest of the
+# Some passages lie near almost any question (hubs: Gletscherpost's "Du darfst auch Sendungen
+# laden, ..." came first for development questions about dealing cards and delivering at a hut). A
+# game without players' questions has each passage's density (``crowding``): the mean cosine with its CROWD nearest of the
 # other games' players' questions (the first encoder) and of their passages (the second), so that
 # the scorer can read its closeness to a question against how close it is to questions in general
 # (as cross-domain similarity local scaling does for word translation). At most CROWD_POOL of each,
