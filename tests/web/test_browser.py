@@ -262,6 +262,28 @@ def test_the_legal_moves_are_named_in_the_players_language(open_page, game, lang
         assert not re.search(rf"\b{word}\b", listed), f"{word!r} is the engine's word, not the player's"
 
 
+def test_a_legal_move_that_rests_on_the_tables_reading_says_so_in_the_players_language(open_page):
+    """A table that reads a sideways first step at dinner as 1 mp sees the Son's step judged legal,
+    and that the other reading of the rulebook's words would refuse it, quoted."""
+    from tests.engines.test_mamma import read, son_sideways_at_dinner, step
+
+    french = strings()["fr"]
+    page = open_page("/games/mamma/dispute", locale="fr-FR")
+    _start(page, "mamma", lang="fr")
+    page.fill("#state", json.dumps(read(son_sideways_at_dinner(), sideways_first_space="one-mp")))
+    page.get_by_role("button", name=french["loadState"], exact=True).click()
+    page.fill("#move", json.dumps(step("son", "10")))
+    page.get_by_role("button", name=french["check"], exact=True).click()
+    page.wait_for_selector(".verdict .violation")
+    verdict = page.locator(".verdict")
+    assert french["legal"] in verdict.locator(".badge").inner_text()
+    assert french["otherReading"] in verdict.locator("h3").all_inner_texts()
+    note = verdict.locator(".violation").first
+    assert "mamma/move.mp" in note.locator("code").inner_text()
+    assert "Permis selon la lecture" in note.inner_text()  # the reading the table chose, and the other, in French
+    assert "If the first space is forwards" in " ".join(note.locator("blockquote").all_inner_texts())
+
+
 def test_mammas_secret_characters_points_stay_folded_on_the_shared_screen(open_page):
     page = open_page("/games/mamma/dispute")
     _start(page, "mamma", players=4)

@@ -528,6 +528,8 @@ function verdictView(game, verdict, onApply) {
   parts.push(...verdict.violations.map(violation));
   const mistakes = verdict.outcome?.mistakes || [];
   if (mistakes.length) parts.push(h("h3", {}, t("mistakes")), ...mistakes.map((m) => violation({ ...m, message: `${t("player", { n: m.player + 1 })}: ${m.message}` })));
+  // a legal move that the other reading of the rulebook's words would refuse: the table sees that it rests on a reading
+  if (verdict.notes?.length) parts.push(h("h3", {}, t("otherReading")), ...verdict.notes.map(violation));
   if (verdict.legal && onApply) parts.push(h("button", { type: "button", onclick: onApply }, t("apply")));
   return h("div", {}, parts);
 }
