@@ -220,6 +220,10 @@ class ReadingOption:
     def other(self, value: str) -> str:
         return next(v for v in self.values if v != value)
 
+    def of(self, state: dict) -> str:
+        """The reading a state's table chose (its ``readings``), the default where it names none."""
+        return (state.get("readings") or {}).get(self.option, self.default)
+
     def meaning(self, value: str, lang: str) -> str:
         return self.readings[value].get(lang) or self.readings[value]["en"]
 
@@ -527,12 +531,9 @@ class BaseEngine:
             if value not in known[name].values:
                 raise InvalidState(f"readings.{name}", f"one of {', '.join(known[name].values)}")
 
-    def reading_of(self, state: dict, option: ReadingOption) -> str:
-        return (state.get("readings") or {}).get(option.option, option.default)
-
     def _read_otherwise(self, state: dict, option: ReadingOption) -> dict:
         """The state as a table with the other reading of ``option`` would have it (prepared afresh)."""
-        other = option.other(self.reading_of(state, option))
+        other = option.other(option.of(state))
         return self.prepared({**state, "readings": {**(state.get("readings") or {}), option.option: other}})
 
     def _reading_options(self, rule: Rule) -> list[ReadingOption]:
@@ -589,7 +590,7 @@ class BaseEngine:
                 rule = by_code[violation.code]
                 for option in self._reading_options(rule):
                     if not any(True for _ in rule.check(self._read_otherwise(state, option), move)):
-                        rests_on(violation, option, self.reading_of(state, option), RESTS_ON, lang)
+                        rests_on(violation, option, option.of(state), RESTS_ON, lang)
                         break
         return found
 
@@ -602,7 +603,7 @@ class BaseEngine:
         for rule in self.rules_for(move):
             for option in self._reading_options(rule):
                 for violation in run_rules((rule,), self._read_otherwise(state, option), move, lang):
-                    out.append(rests_on(violation, option, self.reading_of(state, option), LEGAL_UNDER, lang))
+                    out.append(rests_on(violation, option, option.of(state), LEGAL_UNDER, lang))
         return out
 
     def canonical(self, state: dict, move: dict) -> dict:

@@ -61,7 +61,7 @@ def plain(state) -> dict:
 
 def read_as(state, option: str) -> str:
     """The table's reading of an ambiguous point of the text (a setup option): the state's, else the default."""
-    return (state.get("readings") or {}).get(option, READINGS[option].default)
+    return READINGS[option].of(state)
 
 
 def kind(state, cid) -> str | None:
@@ -182,12 +182,20 @@ def affordable_next_to(state, character) -> list[str]:
             if face(state, s) == "ingredient" and price(state, character, state["city"][s]) <= money_of(state, character)]
 
 
+def _moving_buyer(state) -> str | None:
+    """The character moving that may buy: it took a step and has bought nothing yet, or, when the
+    table reads must_buy as each, whatever it bought."""
+    m = moving(state)
+    if m and m["piece"] in CHARACTERS and m["steps"] > 0 and (not m["bought"] or read_as(state, "must_buy") == "each"):
+        return m["piece"]
+    return None
+
+
 def purchase_due(state) -> bool:
     """A character that moved and stopped next to an ingredient it can pay must buy it; having
     bought one, another it can still pay too when the table reads must_buy as each."""
-    m = moving(state)
-    return bool(m and m["piece"] in CHARACTERS and (not m["bought"] or read_as(state, "must_buy") == "each")
-                and m["steps"] > 0 and affordable_next_to(state, m["piece"]))
+    c = _moving_buyer(state)
+    return bool(c and affordable_next_to(state, c))
 
 
 def wc_buyer(state) -> str | None:
@@ -210,10 +218,7 @@ def wc_purchase_due(state) -> bool:
 
 def buyer(state) -> str | None:
     """Who buys now: the character moving (and stopped), or the one put back from the W.C. (wc_exit)."""
-    m = moving(state)
-    if m and m["piece"] in CHARACTERS and m["steps"] > 0 and (not m["bought"] or read_as(state, "must_buy") == "each"):
-        return m["piece"]
-    return wc_buyer(state)
+    return _moving_buyer(state) or wc_buyer(state)
 
 
 def least_payment(state, character, cost) -> int | None:
