@@ -117,12 +117,12 @@ def catalog(corpus: Corpus, source_print: str) -> dict:
 
 
 def _bilingual(corpus: Corpus) -> dict[str, dict[str, list[str]]]:
-    """indexer.wikdict's pairs, cut to the words of the rulebooks of games without players'
-    questions (a question about a shipped game never reads them); none without such a game."""
-    asked = {passage.split(".", 1)[0] for passage in corpus.questions}
+    """indexer.wikdict's pairs, cut to the words of the rulebooks of the games the lexicon holds
+    (``uncurated_games``: a question about a shipped game never reads them); none without one."""
+    uncurated = uncurated_games(corpus)
     vocabulary: dict[str, set[str]] = {}
     for book in corpus.rulebooks:
-        if book.game not in asked:
+        if book.game in uncurated:
             vocabulary.setdefault(book.lang, set()).update(t for p in book.passages for t in terms(book.lang, p.text))
     return {pair: translations(pair, vocabulary[pair.split("-")[1]]) for pair in PAIRS
             if vocabulary.get(pair.split("-")[1])}

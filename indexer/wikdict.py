@@ -62,25 +62,29 @@ def convert(dictionary: bytes, index: str) -> list[tuple[str, list[str]]]:
 
 
 @lru_cache(maxsize=None)
-def _entries(pair: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+def _entries(pair: str) -> tuple[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], ...]:
+    """The pair's words of one stem, each with its translations of one or two words and their stems:
+    read and stemmed once per process (about a second a pair), then cut to each build's rulebooks."""
+    source, target = pair.split("-")
+    entries = []
     with gzip.open(DATA / f"wikdict-{pair}.tsv.gz", "rt", encoding="utf-8") as rows:
-        return tuple((word, tuple(translations.split("|")))
-                     for word, translations in (row.rstrip("\n").split("\t") for row in rows))
+        for word, found in (row.rstrip("\n").split("\t") for row in rows):
+            stems = terms(source, word)
+            said = tuple((t, tuple(wanted)) for t in found.split("|")
+                         if len(t.split()) <= 2 and (wanted := terms(target, t)))
+            if len(stems) == 1 and said:
+                entries.append((stems[0], said))
+    return tuple(entries)
 
 
 def translations(pair: str, vocabulary: set[str]) -> dict[str, list[str]]:
     """For the pair ("fr-de": French to German), each word's stem -> its translations of one or
     two words that ``vocabulary`` (the stems of the target language's rulebooks) holds whole."""
-    source, target = pair.split("-")
     table: dict[str, list[str]] = {}
-    for word, found in _entries(pair):
-        stems = terms(source, word)
-        if len(stems) != 1:
-            continue
-        for translation in found:
-            wanted = terms(target, translation)
-            if wanted and len(translation.split()) <= 2 and all(s in vocabulary for s in wanted):
-                kept = table.setdefault(stems[0], [])
+    for stem, said in _entries(pair):
+        for translation, wanted in said:
+            if all(s in vocabulary for s in wanted):
+                kept = table.setdefault(stem, [])
                 if translation not in kept and len(kept) < MAX_TRANSLATIONS:
                     kept.append(translation)
     return table
