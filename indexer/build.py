@@ -27,6 +27,7 @@ from typing import Callable, Iterable
 from whoosh import index as whoosh_index
 
 from indexer import lexicon, names, tantivy_index, vectors
+from indexer.glossary import glossary
 from indexer.analysis import terms
 from indexer.cedict import zh_en
 from indexer.corpus import Corpus, Passage, Rulebook, fingerprint, load_corpus
@@ -109,6 +110,10 @@ def catalog(corpus: Corpus, source_print: str) -> dict:
         "dictionaries": {"zh-en": zh_en({t for b in corpus.rulebooks if b.lang == "en" for p in b.passages
                                          for t in terms("en", p.text)})},
         "bilingual": _bilingual(corpus),
+        # passage id -> language -> what it says in Referee's words (the shipped games); and for the
+        # games without players' questions, their rulebooks' words glossed (indexer.glossary)
+        "gists": corpus.gists,
+        "glossary": glossary(corpus, uncurated_games(corpus)),
         # passage id -> language -> the indexed terms of its players' questions in that language
         "question_terms": {passage: {lang: sorted({t for q in asked for t in terms(lang, q)})
                                      for lang, asked in by_lang.items() if asked}

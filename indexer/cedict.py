@@ -47,3 +47,31 @@ def zh_en(english_vocabulary: set[str]) -> dict[str, list[str]]:
             if sense not in found and len(found) < MAX_TRANSLATIONS:
                 found.append(sense)
     return table
+
+
+def en_zh(stems: set[str], most: int = 2) -> dict[str, list[str]]:
+    """English stems (a rulebook's words) -> Chinese words, in Simplified script, whose first
+    CC-CEDICT sense is that one English word, the commonest first (jieba's word frequencies: 蘑菇
+    before 菇蕈 for mushroom): what a word means to a Chinese asker (indexer.glossary)."""
+    import jieba
+
+    jieba.initialize()
+    found: dict[str, list[str]] = {}
+    seen: set[str] = set()
+    for word, sense, stems_ in _senses():
+        first = word not in seen
+        seen.add(word)
+        if first and len(stems_) == 1 and stems_[0] in stems and " " not in sense:
+            found.setdefault(stems_[0], []).append(word)
+    return {stem: sorted(words_, key=lambda w: -(jieba.get_FREQ(w) or 0))[:most] for stem, words_ in found.items()}
+
+
+def zh_en_words(words_: set[str], most: int = 2) -> dict[str, list[str]]:
+    """Chinese words (a rulebook's, Simplified) -> English words of one or two, as CC-CEDICT gives them."""
+    table: dict[str, list[str]] = {}
+    for word, sense, _ in _senses():
+        if word in words_:
+            kept = table.setdefault(word, [])
+            if sense not in kept and len(kept) < most and not sense.startswith("CL:"):
+                kept.append(sense)
+    return table

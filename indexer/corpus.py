@@ -1,5 +1,6 @@
 """Reads corpus/: games.yaml, the rulebooks (corpus/<game>/<lang>.md), disagreements.yaml and the
-players' questions each passage answers (corpus/<game>/questions.yaml).
+players' questions each passage answers (corpus/<game>/questions.yaml) and what each says in
+Referee's words (corpus/<game>/gists.yaml).
 
 The rulebook Markdown is plain text with a little structure added (README.md, "Adding a rulebook"):
 
@@ -219,6 +220,9 @@ class Corpus:
     # passage id -> language -> questions a player would ask that the passage answers. Referee's
     # own writing, never quoted as rules: the index embeds them and keeps their words for the ranker.
     questions: dict[str, dict[str, tuple[str, ...]]] = field(default_factory=dict)
+    # passage id -> language -> what the passage says, in a sentence or two: Referee's own writing
+    # (corpus/<game>/gists.yaml), shown beside the quote to an asker of another language, never as it.
+    gists: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def passage(self, passage_id_: str) -> Passage | None:
         for book in self.rulebooks:
@@ -264,6 +268,7 @@ def load_corpus(root: Path | str, library: Path | str | None = None) -> Corpus:
     corpus = Corpus(root=root, games=games, rulebooks=rulebooks, disagreements=disagreements)
     _check_disagreements(corpus)
     corpus.questions = _questions(corpus)
+    corpus.gists = _gists(corpus)
     if library is not None:
         _confirmed(corpus, Path(library))
     return corpus
@@ -285,10 +290,23 @@ def _confirmed(corpus: Corpus, library: Path) -> None:
 
 def _questions(corpus: Corpus) -> dict[str, dict[str, tuple[str, ...]]]:
     """Each game's questions.yaml (passage id -> language -> questions), every id checked."""
+    return {passage: {lang: tuple(by_lang.get(lang) or ()) for lang in LANGS}
+            for passage, by_lang in _by_passage(corpus, "questions.yaml").items()}
+
+
+def _gists(corpus: Corpus) -> dict[str, dict[str, str]]:
+    """Each game's gists.yaml (passage id -> language -> what the passage says, in Referee's words)."""
+    return {passage: {lang: text.strip() for lang, text in by_lang.items() if text and text.strip()}
+            for passage, by_lang in _by_passage(corpus, "gists.yaml").items()}
+
+
+def _by_passage(corpus: Corpus, name: str) -> dict[str, dict]:
+    """A file of each game's folder that maps its passages' ids to something per language, every
+    id and language checked."""
     ids = {p.id for book in corpus.rulebooks for p in book.passages}
-    questions: dict[str, dict[str, tuple[str, ...]]] = {}
+    found: dict[str, dict] = {}
     for game in corpus.games:
-        path = corpus.root / game["id"] / "questions.yaml"
+        path = corpus.root / game["id"] / name
         if not path.exists():
             continue
         try:
@@ -299,9 +317,9 @@ def _questions(corpus: Corpus) -> dict[str, dict[str, tuple[str, ...]]]:
             if passage not in ids or not passage.startswith(game["id"] + "."):
                 raise CorpusError(f"{path}: no passage {passage} in {game['id']}'s rulebooks")
             if not isinstance(by_lang, dict) or set(by_lang) - set(LANGS):
-                raise CorpusError(f"{path}: {passage} must map languages ({', '.join(LANGS)}) to questions")
-            questions[passage] = {lang: tuple(by_lang.get(lang) or ()) for lang in LANGS}
-    return questions
+                raise CorpusError(f"{path}: {passage} must map languages ({', '.join(LANGS)}) to its entries")
+            found[passage] = by_lang
+    return found
 
 
 def _check_disagreements(corpus: Corpus) -> None:

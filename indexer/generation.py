@@ -24,7 +24,7 @@ from indexer.corpus import LANGS
 CATALOG = "catalog.json"
 READERS = ".readers"  # a reader holds a shared lock on this file while it reads the generation
 SECTION_BOOST = 0.5  # a word in the headings above a passage counts for less than one in it
-FORMAT = 7  # bump when the schema or the catalog changes shape (7: each passage's page stored)
+FORMAT = 8  # bump when the schema or the catalog changes shape (7: each passage's page stored; 8: gists and glossary)
 
 
 def text_field(lang: str) -> str:

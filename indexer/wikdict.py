@@ -88,3 +88,15 @@ def translations(pair: str, vocabulary: set[str]) -> dict[str, list[str]]:
                 if translation not in kept and len(kept) < MAX_TRANSLATIONS:
                     kept.append(translation)
     return table
+
+
+def meanings(pair: str, stems: set[str], most: int = 2) -> dict[str, list[str]]:
+    """For the pair ("de-fr": German to French), each of ``stems`` (a rulebook's words) -> its first
+    translations of one or two words, whatever the other language's rulebooks hold: what a word
+    means to an asker of that language (the glossary beside an answer, indexer.glossary)."""
+    table: dict[str, list[str]] = {}
+    for stem, said in _entries(pair):
+        if stem in stems:
+            kept = table.setdefault(stem, [])
+            kept.extend(t for t, _ in said if t not in kept and len(kept) < most)
+    return table

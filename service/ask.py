@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from indexer.analysis import sentences, terms
 from indexer.generation import facets as facets_of
 from service.language import LANGUAGE_NAMES, did_you_mean, in_script, say, writes_simplified
+from service.gist import gist
 from service.library import Hit, Library, mark
 from service.retrieval.question import Question
 
@@ -328,6 +329,7 @@ def present(library: Library, ruling: Ruling, question: str, game: str | None = 
         "marked": mark(hit.text, [(answer.start, answer.end)]),
         "confidence": ruling.confidence,
         "sure": ruling.sure,
+        "gist": gist(library, library.passages[hit.id], asker, simplified),
     }
     response["message"] = say(
         "answer_found" if ruling.sure else "answer_unsure", asker, simplified,

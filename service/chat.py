@@ -107,6 +107,11 @@ LABELS = {
     "also": {"en": "Also cited:", "fr": "Également cité :", "de": "Ebenfalls zitiert:", "zh": "另見："},
     "closest": {"en": "Closest passages:", "fr": "Passages les plus proches :", "de": "Nächstliegende Stellen:",
                 "zh": "最接近的段落："},
+    # answer.gist (service.gist): never the rulebook's words
+    "gist_written": {"en": "In Referee's words (not the rulebook's):", "fr": "Selon Referee (ce n’est pas le texte de la règle) :",
+                     "de": "Mit Referees Worten (nicht der Wortlaut des Regelhefts):", "zh": "Referee 的說明（不是規則原文）："},
+    "gist_glossary": {"en": "Key words, translated by Referee:", "fr": "Mots clés, traduits par Referee :",
+                      "de": "Schlüsselwörter, übersetzt von Referee:", "zh": "關鍵詞（Referee 的翻譯）："},
     "asked": {"en": "Asked as: {question}", "fr": "Question posée : {question}", "de": "Gefragt als: {question}",
               "zh": "以此提問：{question}"},
 }
@@ -174,6 +179,8 @@ def reply_markdown(library: Library, answered: dict, base_url: str, asked: Asked
         first, others = citations[0], citations[1:]
         parts.append(_quoted(answer["text"]))
         parts.append(f"— {link(first)}")
+        if answer["gist"]:
+            parts.append(f"_{_label('gist_' + answer['gist']['source'], lang, simplified)}_ {_escape(answer['gist']['text'])}")
         if others:
             lines = []
             for citation in others:

@@ -175,6 +175,11 @@ def in_script(chinese: str, simplified: bool) -> str:
     return to_simplified(chinese) if simplified else chinese
 
 
+def as_script(chinese: str, simplified: bool) -> str:
+    """Chinese text written in either script, in Simplified when ``simplified``, else in Traditional."""
+    return to_simplified(chinese) if simplified else _to_traditional().convert(chinese)
+
+
 _SCRIPT_TAG = re.compile(r"zh-(hans|cn|sg|my|hant|tw|hk|mo)\b", re.IGNORECASE)
 
 

@@ -78,6 +78,8 @@ class Library:
         self.games = {g["id"]: g for g in catalog["games"]}
         self.rulebooks = {(b["game"], b["lang"]): b for b in catalog["rulebooks"]}
         self.disagreements = catalog["disagreements"]
+        self.gists = catalog.get("gists", {})  # passage id -> language -> Referee's statement of it
+        self.glossary = catalog.get("glossary", {})  # game -> pair -> word -> translations
         self.passages = {
             p["id"]: p for b in catalog["rulebooks"] for s in b["sections"] for p in s["passages"]
         }

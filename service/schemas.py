@@ -401,6 +401,16 @@ class AskIn(Schema):
     lang = _lang(load_default=None, metadata={"description": "The asker's language; detected when absent."})
 
 
+class GistOut(Schema):
+    text = fields.String(required=True, metadata={"description": "Referee's own words, never the rulebook's: show them as such."})
+    lang = _lang(required=True, metadata={"description": "The asker's language."})
+    source = fields.String(
+        required=True, validate=validate.OneOf(("written", "glossary")),
+        metadata={"description": "written: Referee's statement of the passage, written for a shipped game in four "
+                                 "languages; glossary: a rulebook a table added, its key words translated "
+                                 "(\"Korb → panier · Seil → corde\"), from the term base and general dictionaries."})
+
+
 class AnswerOut(Schema):
     text = fields.String(required=True, metadata={"description": "The rulebook's exact words that answer the question."})
     passage_id = fields.String(required=True)
@@ -427,6 +437,11 @@ class AnswerOut(Schema):
         metadata={"description": "confidence >= 0.7: give the answer as the rule. When false, message says so "
                                  "and the asker should check the answer against the other citations."},
     )
+    gist = fields.Nested(
+        GistOut, allow_none=True, required=True,
+        metadata={"description": "What the passage says in the asker's language, when the rulebook is in another: "
+                                 "beside the quote, never instead of it. null when the asker reads the rulebook's "
+                                 "language, or nothing is known to say."})
 
 
 class CitationOut(Schema):

@@ -28,6 +28,20 @@ def test_referees_words_come_in_the_askers_language(client):
     assert ask(client, question="who wins?", game="moemmen")["message"].startswith("From the English rulebook")
 
 
+def test_an_answer_from_another_languages_rulebook_says_what_it_says_in_the_askers(client, library):
+    """answer.gist: Referee's statement of the passage, in the asker's language and script, from
+    the gists written for the shipped games (corpus/<game>/gists.yaml); none for an asker of the
+    rulebook's own language."""
+    german = ask(client, question="Wie viele Bewegungspunkte kostet es, die Oma aus der Kirche zu ziehen?", game="mamma")
+    answer = german["answer"]
+    assert answer["lang"] == "en" and answer["gist"]["lang"] == "de" and answer["gist"]["source"] == "written"
+    assert answer["gist"]["text"] == library.gists[answer["passage_id"]]["de"]
+    for question, script in (("奶奶從教堂出來要花幾點移動點數？", "奶奶從教堂"), ("奶奶从教堂出来要花几点移动点数？", "奶奶从教堂")):
+        gist = ask(client, question=question, game="mamma")["answer"]["gist"]
+        assert gist["lang"] == "zh" and script in gist["text"]  # Traditional to a Traditional asker
+    assert ask(client, question="How many mp does it cost to move Grandma out of the Church?", game="mamma")["answer"]["gist"] is None
+
+
 @pytest.mark.parametrize("question, lang, words", [
     ("How do I castle in chess?", "en", "do not answer"),
     ("Comment roquer aux échecs ?", "fr", "ne répondent pas"),

@@ -55,6 +55,11 @@ def test_a_german_question_gets_the_french_and_chinese_rules_quoted_and_linked(c
         assert f"/games/mamma-mia/rulebook/{citation['lang']}" in content
         assert "#" + citation["passage_id"] + ")" in content
     assert "Regel auf Französisch" in content and "Regel auf Chinesisch" in content
+    # and what the French rule says, in German: Referee's words, labelled as such, after the quote
+    gist = answer["gist"]
+    assert gist["lang"] == "de" and "Bombastica" in gist["text"]
+    assert content.index("> " + answer["text"]) < content.index("_Mit Referees Worten (nicht der Wortlaut des Regelhefts):_ ")
+    assert content.index("_Mit Referees Worten") < content.index("mindestens 15 beliebige Zutaten")
 
 
 def test_a_link_marks_the_quoted_sentence_and_opens_the_web_apps_rulebook_page(client):

@@ -1,5 +1,7 @@
 """Adding a table's rulebook: the library folder, every build including it, and the command line."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -11,6 +13,7 @@ from indexer.generation import read_catalog, text_field
 from indexer.lexicon import Lexicon
 from indexer.corpus import load_corpus
 from indexer.vectors import E5_WIDTH, Vectors
+from service.gist import gist, glosses
 from service.library import Library
 from service.retrieval.plan import Facet
 from tests.conftest import FIXTURES, seeded
@@ -135,5 +138,24 @@ def test_a_question_in_another_language_meets_an_added_games_own_words(tmp_path,
                              for f in c if f.field == text_field("de")}
         plan = library.planner.plan(library.read("how many mushrooms fit in one basket?", game="mamma", lang="en"))
         assert "pilz" not in plan.wanted["de"]  # a shipped game's question is searched as before
+    finally:
+        library.close()
+
+
+def test_an_added_games_answer_glosses_its_key_words_for_an_asker_of_another_language(tmp_path, corpus_embeddings):
+    library_dir, index = tmp_path / "library", seeded(tmp_path / "index", corpus_embeddings)
+    added.add(PRINTED.read_bytes(), "pilzsammler.de.pdf", "pilzsammler", None, None, library_dir, SHIPPED)
+    build(index, DEFAULT_CORPUS, library=library_dir)
+    library = Library(index)
+    try:
+        basket = next(p for p in library.passages.values() if p["game"] == "pilzsammler" and re.search(r"\bKorb\b", p["text"]))
+        said = gist(library, basket, "fr", simplified=False)
+        assert said["source"] == "glossary" and said["lang"] == "fr"
+        assert "Korb → panier" in said["text"]  # FreeDict's WikDict, German to French
+        assert gist(library, basket, "de", simplified=False) is None  # the asker reads the rulebook
+        for asker in ("en", "zh"):  # the term base's general words in every language: Karte, card, 卡
+            glossed = dict(glosses(library, basket, asker))
+            assert glossed and all(word in basket["text"] for word in glossed)
+        print({asker: gist(library, basket, asker, simplified=True)["text"] for asker in ("en", "fr", "zh")})
     finally:
         library.close()

@@ -34,6 +34,9 @@ def test_a_german_question_about_mamma_mia_opens_the_french_rulebook_at_the_cite
     sentence = answer.locator("mark").inner_text()
     assert sentence
     assert "französischen Regelheft" in turn.locator(".msg").inner_text()
+    gist = turn.locator(".gist")  # what the French rule says, in German, labelled as Referee's words
+    assert gist.get_attribute("lang") == "de"
+    assert gist.inner_text().startswith(strings()["de"]["gistWritten"]) and "Zutat" in gist.inner_text()
 
     turn.get_by_role("link", name=strings()["de"]["openInRulebook"]).click()
     page.wait_for_selector(".passage.cited")

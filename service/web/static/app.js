@@ -270,6 +270,9 @@ function answerView(game, reply, ask) {
       h("blockquote", { lang: answer.lang }, p.slice(0, answer.start), h("mark", {}, p.slice(answer.start, answer.end)), p.slice(answer.end)),
       h("p", { class: "meta" }, t("fromRulebook", { section: answer.section, lang: langName(answer.lang) }), " · ",
         h("a", { href: rulebookHref(game, answer.lang, answer.passage_id, answer.text) }, t("openInRulebook"))));
+    // what the passage says in the asker's language: Referee's words, labelled so, never a quote
+    if (answer.gist) parts.push(h("p", { class: "note gist", lang: answer.gist.lang },
+      h("strong", {}, t(answer.gist.source === "written" ? "gistWritten" : "gistGlossary")), " ", answer.gist.text));
   } else {
     if (reply.citations.length > 0) parts.push(h("p", {}, h("span", { class: "badge" }, t("notInRulebooks"))), h("p", { class: "meta" }, t("closest")));
     for (const c of reply.citations) {
