@@ -2,6 +2,8 @@
 // Plain modules, no build step. Everything is drawn from the public API (/v1) with textContent,
 // never innerHTML, so no rulebook text or answer can inject markup.
 
+import { h } from "./dom.js";
+
 const UI_LANGS = [["en", "English"], ["fr", "Français"], ["de", "Deutsch"], ["zh-Hans", "简体中文"], ["zh-Hant", "繁體中文"]];
 const API_LANG = { en: "en", fr: "fr", de: "de", "zh-Hans": "zh", "zh-Hant": "zh" };
 const CHAT_KEEP = 50; // turns of a conversation kept in the browser
@@ -28,21 +30,6 @@ export function pickLanguage(saved, preferred) {
 function t(key, vars = {}) {
   const text = (STRINGS[ui] && STRINGS[ui][key]) ?? STRINGS.en?.[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (_, name) => String(vars[name] ?? ""));
-}
-
-function h(tag, attrs = {}, ...children) {
-  const el = document.createElement(tag);
-  for (const [name, value] of Object.entries(attrs)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (name.startsWith("on")) el.addEventListener(name.slice(2), value);
-    else if (name === "class") el.className = value;
-    else el.setAttribute(name, value === true ? "" : value);
-  }
-  for (const child of children.flat(Infinity)) {
-    if (child === null || child === undefined || child === false) continue;
-    el.append(child instanceof Node ? child : String(child));
-  }
-  return el;
 }
 
 class Problem extends Error {
