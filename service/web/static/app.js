@@ -575,6 +575,7 @@ function standingsView(game, standings) {
 
 async function dispute(game) {
   if (!game.adjudicator) return [h("p", {}, t("noAdjudicator"))];
+  const { drawTable } = await import("./table.js"); // the Dispute page's alone: other pages load less
   const key = `referee.dispute.${game.id}`;
   const route = (action) => `/v1/games/${game.id}/${action}`;
   const adj = game.adjudicator;
@@ -592,6 +593,7 @@ async function dispute(game) {
   const moveBox = h("textarea", { id: "move", rows: "4", spellcheck: "false" });
   const logBox = h("textarea", { id: "log", rows: "4", spellcheck: "false" });
   const status = h("div", { role: "status" });
+  const board = h("div"); // the table, drawn (table.js)
   const score = h("div");
   const moves = h("div");
   const verdictOut = h("div", { class: "verdict", "aria-live": "polite" });
@@ -605,14 +607,14 @@ async function dispute(game) {
     try {
       const state = parseJson(stateBox.value);
       const named = (id) => cardName(id, state, say);
+      board.replaceChildren(drawTable(game.id, state, { t, say, named, lang: ui }) ?? "");
       const [listed, standings] = await Promise.all([api(route("legal-moves"), { state }),
         api(route("score"), { state, lang: API_LANG[ui] })]);
       const turn = Number.isInteger(state.turn) ? state.turn : null;
       const player = turn !== null ? state.players?.[turn] : null;
       const colour = player?.colour ? t(`colour.${player.colour}`) : null;
       status.replaceChildren(listed.result ? "" : h("div", {},
-        h("p", {}, h("strong", {}, turn === null ? "" : colour ? t("turnOfColour", { n: turn + 1, colour }) : t("turnOf", { n: turn + 1 }))),
-        player?.hand && h("p", { class: "meta" }, `${t("hand")}${t("colon")}`, h("span", { class: "move", translate: "no" }, (describe(player.hand, say, named) || t("noCards"))))));
+        h("p", {}, h("strong", {}, turn === null ? "" : colour ? t("turnOfColour", { n: turn + 1, colour }) : t("turnOf", { n: turn + 1 })))));
       score.replaceChildren(standingsView(game, standings));
       const all = listed.moves;
       const list = (n) => h("ul", { class: "moves" }, all.slice(0, n).map((move) => {
@@ -626,6 +628,7 @@ async function dispute(game) {
       persist();
     } catch (error) {
       status.replaceChildren(errorBox(error));
+      board.replaceChildren();
       moves.replaceChildren();
       score.replaceChildren();
     }
@@ -684,9 +687,11 @@ async function dispute(game) {
     h("section", { class: "panel" }, h("h2", {}, t("startGame")),
       h("div", { class: "fields" }, field(t("playersCount"), players), field(t("seed"), seed), ruleset && field(t("ruleset"), ruleset),
         h("button", { type: "button", onclick: startGame }, t("start")))),
-    h("section", { class: "panel" }, h("h2", {}, h("label", { for: "state" }, t("state"))),
-      h("p", { class: "meta" }, t("pasteState")), stateBox,
-      h("p", {}, h("button", { type: "button", class: "quiet", onclick: () => { try { setState(parseJson(stateBox.value), { fresh: true }); } catch (error) { status.replaceChildren(errorBox(error)); } } }, t("loadState"))),
+    h("section", { class: "panel" }, h("h2", {}, t("state")), board,
+      // the state as JSON, to read or paste, behind a switch: the drawing above is what the table sees
+      h("details", { class: "advanced" }, h("summary", {}, t("table.advanced")),
+        h("p", { class: "meta" }, h("label", { for: "state" }, t("pasteState"))), stateBox,
+        h("p", {}, h("button", { type: "button", class: "quiet", onclick: () => { try { setState(parseJson(stateBox.value), { fresh: true }); } catch (error) { status.replaceChildren(errorBox(error)); } } }, t("loadState")))),
       status, moves, score),
     h("section", { class: "panel" }, h("h2", {}, h("label", { for: "move" }, t("yourMove"))), moveBox,
       h("p", {}, h("button", { type: "button", onclick: check }, t("check"))), verdictOut),
