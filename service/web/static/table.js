@@ -53,9 +53,10 @@ function card(text, tint) {
 function seat(w, n, { turn, colour, marks = [], open = [], secret = null, folded = "table.hand" }) {
   const name = w.t("player", { n: n + 1 }) + (colour ? ` (${w.t(`colour.${colour}`)})` : "");
   const id = `table-player-${n}`;
+  const shown = marks.filter(Boolean);
   return h("section", { class: `seat${turn ? " to-play" : ""}${colour ? ` tint-${colour}` : ""}`, "aria-labelledby": id },
     h("h3", { id }, name, turn && h("span", { class: "badge" }, w.t("table.toPlay"))),
-    marks.length > 0 && h("p", { class: "marks" }, marks.filter(Boolean).map((m) => h("span", {}, m))),
+    shown.length > 0 && h("p", { class: "marks" }, shown.map((m) => h("span", {}, m))),
     open,
     secret && (w.over ? secret : h("details", { class: "secret" },
       h("summary", {}, h("span", { class: "when-shut" }, w.t(`${folded}.show`)), h("span", { class: "when-open" }, w.t(`${folded}.hide`)),
@@ -261,10 +262,9 @@ function mammaMia(state, w) {
         h("p", {}, `${w.t("table.mia.completed")}${w.t("colon")}${p.completed?.length || 0}`),
         p.completed?.length > 0 && h("ul", { class: "cards" }, p.completed.map((id) => card(cardOf(w, id), `tint-${state.orders?.[id]?.colour}`))),
       ],
-      secret: h("div", { class: "hand" }, h("h4", {}, w.t("hand")),
-        h("ul", { class: "cards", "aria-label": w.t("table.handOf", { n: n + 1 }) },
-          INGREDIENTS.filter((k) => p.hand?.ingredients?.[k]).map((k) => card(`${w.say(k)} × ${p.hand.ingredients[k]}`, `food ${k}`)),
-          (p.hand?.orders || []).map((id) => card(cardOf(w, id), `tint-${state.orders?.[id]?.colour}`)))),
+      secret: hand(w, n, [
+        ...INGREDIENTS.filter((k) => p.hand?.ingredients?.[k]).map((k) => card(`${w.say(k)} × ${p.hand.ingredients[k]}`, `food ${k}`)),
+        ...(p.hand?.orders || []).map((id) => card(cardOf(w, id), `tint-${state.orders?.[id]?.colour}`))]),
     }))),
   ];
 }
