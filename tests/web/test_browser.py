@@ -228,6 +228,15 @@ def _start(page, game: str, players: int = 3, seed: int = 7, lang: str = "en") -
     return json.loads(page.input_value("#state"))
 
 
+def _paste_state(page, state, lang: str = "en") -> None:
+    """A state pasted as JSON and loaded, as a player would: behind the page's "Advanced (JSON)" switch."""
+    switch = page.locator("details.advanced")
+    if switch.get_attribute("open") is None:
+        switch.locator("summary").click()
+    page.fill("#state", state if isinstance(state, str) else json.dumps(state))
+    page.get_by_role("button", name=strings()[lang]["loadState"], exact=True).click()
+
+
 def test_the_dispute_page_shows_an_illegal_moves_violation_with_its_quote(open_page, client):
     page = open_page("/games/moemmen/dispute")
     state = _start(page, "moemmen")
@@ -273,8 +282,7 @@ def test_a_legal_move_that_rests_on_the_tables_reading_says_so_in_the_players_la
     french = strings()["fr"]
     page = open_page("/games/mamma/dispute", locale="fr-FR")
     _start(page, "mamma", lang="fr")
-    page.fill("#state", json.dumps(read(son_sideways_at_dinner(), sideways_first_space="one-mp")))
-    page.get_by_role("button", name=french["loadState"], exact=True).click()
+    _paste_state(page, read(son_sideways_at_dinner(), sideways_first_space="one-mp"), "fr")
     page.fill("#move", json.dumps(step("son", "10")))
     page.get_by_role("button", name=french["check"], exact=True).click()
     page.wait_for_selector(".verdict .violation")
@@ -347,8 +355,7 @@ def test_an_impossible_state_gets_a_headline_in_the_interface_language(open_page
     page = open_page("/games/mamma-mia/dispute", locale="de-DE")
     page.wait_for_selector(".moves")
     state = json.loads(page.input_value("#state"))
-    page.fill("#state", json.dumps({**state, "turn": 9}))  # a player who is not at the table
-    page.get_by_role("button", name=strings()["de"]["loadState"]).click()
+    _paste_state(page, {**state, "turn": 9}, "de")  # a player who is not at the table
     error = page.locator(".error")
     error.wait_for()
     assert error.locator("strong").inner_text() == strings()["de"]["error.422"]

@@ -31,6 +31,7 @@ from indexer.analysis import to_simplified
 from indexer.corpus import game_names
 from service.engines import ENGINES, adjudicate, base
 from service.web import strings
+from tests.web.test_browser import _paste_state
 
 RULES = Path(base.__file__).resolve().parent / "rules"
 LOCALES = {"fr": "fr-FR", "de": "de-DE", "zh-Hans": "zh-CN", "zh-Hant": "zh-TW"}
@@ -346,9 +347,8 @@ class Scan:
 
 def _load(page, lang: str, state: dict) -> None:
     """A state pasted and loaded, as a player would, once its moves and standings are drawn."""
-    page.fill("#state", json.dumps(state))
     page.locator(".standings").evaluate("el => el.remove()")
-    page.get_by_role("button", name=strings()[lang]["loadState"], exact=True).click()
+    _paste_state(page, state, lang)
     page.wait_for_selector(".standings")
 
 

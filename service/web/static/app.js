@@ -2,6 +2,8 @@
 // Plain modules, no build step. Everything is drawn from the public API (/v1) with textContent,
 // never innerHTML, so no rulebook text or answer can inject markup.
 
+import { h } from "./dom.js";
+
 const UI_LANGS = [["en", "English"], ["fr", "Français"], ["de", "Deutsch"], ["zh-Hans", "简体中文"], ["zh-Hant", "繁體中文"]];
 const API_LANG = { en: "en", fr: "fr", de: "de", "zh-Hans": "zh", "zh-Hant": "zh" };
 const CHAT_KEEP = 50; // turns of a conversation kept in the browser
@@ -28,21 +30,6 @@ export function pickLanguage(saved, preferred) {
 function t(key, vars = {}) {
   const text = (STRINGS[ui] && STRINGS[ui][key]) ?? STRINGS.en?.[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (_, name) => String(vars[name] ?? ""));
-}
-
-function h(tag, attrs = {}, ...children) {
-  const el = document.createElement(tag);
-  for (const [name, value] of Object.entries(attrs)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (name.startsWith("on")) el.addEventListener(name.slice(2), value);
-    else if (name === "class") el.className = value;
-    else el.setAttribute(name, value === true ? "" : value);
-  }
-  for (const child of children.flat(Infinity)) {
-    if (child === null || child === undefined || child === false) continue;
-    el.append(child instanceof Node ? child : String(child));
-  }
-  return el;
 }
 
 class Problem extends Error {
@@ -591,6 +578,7 @@ function standingsView(game, standings) {
 
 async function dispute(game) {
   if (!game.adjudicator) return [h("p", {}, t("noAdjudicator"))];
+  const { drawTable } = await import("./table.js"); // the Dispute page's alone: other pages load less
   const key = `referee.dispute.${game.id}`;
   const route = (action) => `/v1/games/${game.id}/${action}`;
   const adj = game.adjudicator;
@@ -608,6 +596,7 @@ async function dispute(game) {
   const moveBox = h("textarea", { id: "move", rows: "4", spellcheck: "false" });
   const logBox = h("textarea", { id: "log", rows: "4", spellcheck: "false" });
   const status = h("div", { role: "status" });
+  const board = h("div"); // the table, drawn (table.js)
   const score = h("div");
   const moves = h("div");
   const verdictOut = h("div", { class: "verdict", "aria-live": "polite" });
@@ -621,14 +610,14 @@ async function dispute(game) {
     try {
       const state = parseJson(stateBox.value);
       const named = (id) => cardName(id, state, say);
+      board.replaceChildren(drawTable(game.id, state, { t, say, named, lang: ui }) ?? "");
       const [listed, standings] = await Promise.all([api(route("legal-moves"), { state }),
         api(route("score"), { state, lang: API_LANG[ui] })]);
       const turn = Number.isInteger(state.turn) ? state.turn : null;
       const player = turn !== null ? state.players?.[turn] : null;
       const colour = player?.colour ? t(`colour.${player.colour}`) : null;
       status.replaceChildren(listed.result ? "" : h("div", {},
-        h("p", {}, h("strong", {}, turn === null ? "" : colour ? t("turnOfColour", { n: turn + 1, colour }) : t("turnOf", { n: turn + 1 }))),
-        player?.hand && h("p", { class: "meta" }, `${t("hand")}${t("colon")}`, h("span", { class: "move", translate: "no" }, (describe(player.hand, say, named) || t("noCards"))))));
+        h("p", {}, h("strong", {}, turn === null ? "" : colour ? t("turnOfColour", { n: turn + 1, colour }) : t("turnOf", { n: turn + 1 })))));
       score.replaceChildren(standingsView(game, standings));
       const all = listed.moves;
       const list = (n) => h("ul", { class: "moves" }, all.slice(0, n).map((move) => {
@@ -642,6 +631,7 @@ async function dispute(game) {
       persist();
     } catch (error) {
       status.replaceChildren(errorBox(error));
+      board.replaceChildren();
       moves.replaceChildren();
       score.replaceChildren();
     }
@@ -700,9 +690,11 @@ async function dispute(game) {
     h("section", { class: "panel" }, h("h2", {}, t("startGame")),
       h("div", { class: "fields" }, field(t("playersCount"), players), field(t("seed"), seed), ruleset && field(t("ruleset"), ruleset),
         h("button", { type: "button", onclick: startGame }, t("start")))),
-    h("section", { class: "panel" }, h("h2", {}, h("label", { for: "state" }, t("state"))),
-      h("p", { class: "meta" }, t("pasteState")), stateBox,
-      h("p", {}, h("button", { type: "button", class: "quiet", onclick: () => { try { setState(parseJson(stateBox.value), { fresh: true }); } catch (error) { status.replaceChildren(errorBox(error)); } } }, t("loadState"))),
+    h("section", { class: "panel" }, h("h2", {}, t("state")), board,
+      // the state as JSON, to read or paste, behind a switch: the drawing above is what the table sees
+      h("details", { class: "advanced" }, h("summary", {}, t("table.advanced")),
+        h("p", { class: "meta" }, h("label", { for: "state" }, t("pasteState"))), stateBox,
+        h("p", {}, h("button", { type: "button", class: "quiet", onclick: () => { try { setState(parseJson(stateBox.value), { fresh: true }); } catch (error) { status.replaceChildren(errorBox(error)); } } }, t("loadState")))),
       status, moves, score),
     h("section", { class: "panel" }, h("h2", {}, h("label", { for: "move" }, t("yourMove"))), moveBox,
       h("p", {}, h("button", { type: "button", onclick: check }, t("check"))), verdictOut),
