@@ -105,6 +105,29 @@ class ReadingOptionOut(Schema):
         "description": "The rulebook's words both readings rest on."})
 
 
+class MoveFieldOut(Schema):
+    name = fields.String(required=True, metadata={"description": "The field as a move writes it.", "example": "give"})
+    shape = fields.String(required=True, validate=validate.OneOf(("one", "some", "counts", "number", "flag", "steps")), metadata={
+        "description": "How its value is made: one of the choices, a list of some of them, a count for each (an object), "
+                       "a whole number, true or false, or each player's list of steps (a dance: {gesture, shout})."})
+    required = Boolean(required=True, metadata={"description": "Whether a move of this kind needs it (400 without)."})
+    nullable = Boolean(required=True, metadata={"description": "Whether it may be null (nothing chosen)."})
+    choices = fields.List(fields.String(), required=True, metadata={
+        "description": "Where its values come from: a value as it is, \"@path\" the ids at a path of the state (a list's items, "
+                       "an object's keys, one value; \"*\" any key or item, \"{path}\" the value at another path, \"?kind=x\" "
+                       "only the cards of state.cards of that kind), \"#path\" the indices of the list at a path (the players). "
+                       "Empty for a number or a flag.",
+        "example": ["@players.{turn}.hand"]})
+
+
+class MoveKindOut(Schema):
+    kind = fields.String(required=True, metadata={"example": "swap"})
+    fields_ = fields.List(fields.Nested(MoveFieldOut), required=True, data_key="fields", attribute="fields", metadata={
+        "description": "The fields a move of this kind is made of (who makes it is implied by the state)."})
+    path = fields.String(metadata={"description": "For a kind whose moves come in runs, one step each (a piece moving "
+                                                  "space by space): the field each step names anew."})
+
+
 class AdjudicatorOut(Schema):
     routes = fields.List(fields.String(), required=True, metadata={
         "description": "The game's adjudication routes.", "example": ["/v1/games/moemmen/setup"]})
@@ -118,6 +141,9 @@ class AdjudicatorOut(Schema):
                        "it and the other (a violation's or a note's reading and interpretation). Empty when there is none."})
     setup_options = fields.Dict(keys=fields.String(), values=fields.String(), required=True, metadata={
         "description": "Setup options and what each sets."})
+    moves = fields.List(fields.Nested(MoveKindOut), required=True, metadata={
+        "description": "Each kind of move and the fields it is made of, with where their choices come from in a state: "
+                       "what a client needs to build a move, legal or not, from the game's own components."})
     words = fields.Dict(keys=fields.String(validate=validate.OneOf((*LANGS, "zh-Hans"))), values=fields.Dict(keys=fields.String(), values=fields.String()), required=True, metadata={
         "description": "The game's own words in each language: its move kinds, their fields, and the pieces, piles and "
                        "places the moves name, by the key a move or state writes (\"wife\": \"Ehefrau\"); zh-Hans: the Chinese "

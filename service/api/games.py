@@ -6,7 +6,8 @@ from flask_smorest import abort
 from indexer.analysis import to_simplified
 from service.api import Blueprint, library
 from service.api.adjudicate import ACTIONS
-from service.engines import ENGINES
+from service.engines import ENGINES, GAMES
+from service.engines.registry import move_shapes
 from service.engines.base import load_words
 from service.schemas import GameDetailOut, GamesOut, PassageOut, RulebookOut
 
@@ -47,6 +48,7 @@ def _adjudicator(game_id: str) -> dict | None:
         "rulesets": list(engine.rulesets),
         "readings": [option.as_dict() for option in getattr(engine, "readings", ())],
         "setup_options": engine.setup_options,
+        "moves": move_shapes(GAMES[game_id].move_schema),
         "words": _words(game_id),
     }
 

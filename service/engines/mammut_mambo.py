@@ -573,6 +573,9 @@ class MammutMamboStep(Schema):
     shout = fields.String(allow_none=True, metadata={"description": "The word called out; null for none."})
 
 
+_PLAYERS = "#players"  # a field naming players: their indices (registry.move_shapes)
+
+
 class MammutMamboMove(MoveShape):
     """A card turned, a dance performed, or a hunt."""
 
@@ -581,15 +584,17 @@ class MammutMamboMove(MoveShape):
     kind = fields.String(required=True, metadata={"description": "turn, dance or hunt."})
     player = fields.Integer(strict=True, allow_none=True)
     performances = fields.List(fields.List(fields.Nested(MammutMamboStep), allow_none=True), validate=validate.Length(max=10),
-                               metadata={"description": "dance: each player's steps, in player order; null for nothing."})
+                               metadata={"description": "dance: each player's steps, in player order; null for nothing.",
+                                         "choices": {"dance": ["@gestures"]}})
     lagging = fields.List(fields.Integer(strict=True), validate=validate.Length(max=10),
-                          metadata={"description": "dance: players the tribal leader judged too slow."})
+                          metadata={"description": "dance: players the tribal leader judged too slow.", "choices": {"dance": [_PLAYERS]}})
     surplus = fields.List(fields.Integer(strict=True), validate=validate.Length(max=10),
-                          metadata={"description": "dance: erring players given one leftover penalty card each."})
-    pink = fields.Integer(strict=True, metadata={"description": "hunt: who caught the pink mammoth."})
-    empty_handed = fields.Integer(strict=True, metadata={"description": "hunt: who caught no mammoth."})
+                          metadata={"description": "dance: erring players given one leftover penalty card each.",
+                                    "choices": {"dance": [_PLAYERS]}})
+    pink = fields.Integer(strict=True, metadata={"description": "hunt: who caught the pink mammoth.", "choices": {"hunt": [_PLAYERS]}})
+    empty_handed = fields.Integer(strict=True, metadata={"description": "hunt: who caught no mammoth.", "choices": {"hunt": [_PLAYERS]}})
     gifts = fields.List(fields.Integer(strict=True), validate=validate.Length(max=10),
-                        metadata={"description": "hunt: the players the pink hunter gives a card to."})
+                        metadata={"description": "hunt: the players the pink hunter gives a card to.", "choices": {"hunt": [_PLAYERS]}})
 
 
 register(Game(GAME, MammutMambo(), MammutMamboState, MammutMamboMove))

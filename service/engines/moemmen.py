@@ -601,6 +601,12 @@ class MoemmenState(Schema):
                           metadata={"description": "Players who swapped with the table this scoring round."})
 
 
+# Where a move's cards come from (registry.move_shapes): the hand of the player to play, or of the
+# opponent answering Mömmen, and the table.
+_HAND = "@players.{turn}.hand"
+_ANSWERING = "@players.{mommen.pending.0}.hand"
+
+
 class MoemmenMove(MoveShape):
     """One option of a turn, or an answer to Mömmen."""
 
@@ -608,9 +614,12 @@ class MoemmenMove(MoveShape):
 
     kind = fields.String(required=True, metadata={"description": "swap, benny, tim, respond, exchange-table or pass."})
     player = fields.Integer(strict=True, allow_none=True)
-    card = fields.String(metadata={"description": "benny, tim: the Benny or Tim card played."})
-    give = fields.String(allow_none=True, metadata={"description": "swap, respond, tim: the hand card put on the table."})
-    take = fields.String(allow_none=True, metadata={"description": "swap, respond, tim: the table card taken."})
+    card = fields.String(metadata={"description": "benny, tim: the Benny or Tim card played.",
+                                   "choices": {"benny": [_HAND], "tim": [_HAND]}})
+    give = fields.String(allow_none=True, metadata={"description": "swap, respond, tim: the hand card put on the table.",
+                                                    "choices": {"swap": [_HAND], "tim": [_HAND], "respond": [_ANSWERING]}})
+    take = fields.String(allow_none=True, metadata={"description": "swap, respond, tim: the table card taken.",
+                                                    "choices": {k: ["@table"] for k in ("swap", "tim", "respond")}})
 
 
 register(Game(GAME, Moemmen(), MoemmenState, MoemmenMove))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from marshmallow import Schema, ValidationError, validates_schema
+from marshmallow import Schema, ValidationError, fields, validates_schema
 
 from service.engines.base import Engine
 
@@ -18,6 +18,9 @@ class MoveShape(Schema):
     passes here, for the engine to refuse as impossible (422)."""
 
     KINDS: dict[str, tuple[str, ...]] = {}
+    # A kind whose moves come in runs, each naming the next value of one field (Mamma's ``move``,
+    # one space at a time: a path): kind -> that field. A client builds such a run step by step.
+    PATHS: dict[str, str] = {}
 
     @validates_schema
     def _has_its_kinds_fields(self, data, **kwargs):
@@ -42,3 +45,45 @@ def register(game: Game) -> Game:
         raise ValueError(f"game {game.id!r} is registered twice")
     GAMES[game.id] = game
     return game
+
+
+# What a client picks a field's value from: each field of a move schema (but ``kind`` and ``player``,
+# which the state implies) says, in its metadata's ``choices``, the kinds that use it and, for each,
+# where its values come from in the state. A source is a value as it is (a deck's name), "@path" (the
+# ids at a path of the state: a list's items, a dict's keys, one value; "*" any key or item,
+# "{path}" the value at another path, "?kind=x" only cards of that kind) or "#path" (the indices
+# of the list at a path: the players).
+def _shape(field) -> str:
+    """How a field's value is made: one choice, some choices, a count per choice, a number, a
+    flag, or a list of steps per player (a dance); a number among choices is one choice."""
+    if isinstance(field, fields.Boolean):
+        return "flag"
+    if isinstance(field, fields.Dict):
+        return "counts"
+    if isinstance(field, fields.List):
+        return "steps" if isinstance(field.inner, fields.List) else "some"
+    return "number" if isinstance(field, fields.Integer) else "one"
+
+
+def move_shapes(schema: type[MoveShape]) -> list[dict]:
+    """Each kind of move with the fields a client fills in to make one, from a game's move schema:
+    how each field's value is made, whether the kind needs it, whether it may be left empty, and
+    where its choices come from (see above). A path kind names the field its steps follow."""
+    declared = schema().fields
+    out = []
+    for kind, needed in schema.KINDS.items():
+        kind_fields = []
+        for name, field in declared.items():
+            choices = field.metadata.get("choices", {})
+            if kind not in choices:
+                continue
+            shape = _shape(field)
+            if shape == "number" and choices[kind]:
+                shape = "one"  # a number picked among choices: a player
+            kind_fields.append({"name": name, "shape": shape, "required": name in needed,
+                                "nullable": bool(field.allow_none), "choices": list(choices[kind])})
+        entry = {"kind": kind, "fields": kind_fields}
+        if kind in schema.PATHS:
+            entry["path"] = schema.PATHS[kind]
+        out.append(entry)
+    return out

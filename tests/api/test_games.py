@@ -1,4 +1,5 @@
-from service.engines import ENGINES
+from service.engines import ENGINES, GAMES
+from service.engines.registry import move_shapes
 
 
 def test_healthz_says_ok_once_the_index_is_loaded(client, library):
@@ -97,3 +98,15 @@ def test_mammas_readings_are_listed_with_both_readings_and_the_rulebooks_words(c
     assert client.post("/v1/games/mamma/setup", json={"players": 3, "seed": 1, "options": {"wc_exit": "maybe"}}).status_code == 422
     others = {g["id"]: g["adjudicator"]["readings"] for g in client.get("/v1/games").get_json()["games"]}
     assert others["mamma-mia"] == [] and others["moemmen"] == []
+
+
+def test_the_games_list_offers_each_games_move_shapes(client):
+    games = {g["id"]: g for g in client.get("/v1/games").get_json()["games"]}
+    for game in GAMES:
+        assert games[game]["adjudicator"]["moves"] == move_shapes(GAMES[game].move_schema)
+    mamma = {s["kind"]: s for s in games["mamma"]["adjudicator"]["moves"]}
+    assert mamma["move"]["path"] == "to"  # a movement, space by space
+    pay = next(f for f in mamma["buy"]["fields"] if f["name"] == "pay")
+    assert pay["shape"] == "some" and pay["choices"][0] == "@characters.{turn_state.moving.piece}.money"
+    dance = {s["kind"]: s for s in games["mammut-mambo"]["adjudicator"]["moves"]}["dance"]
+    assert [f["shape"] for f in dance["fields"]] == ["steps", "some", "some"]

@@ -56,14 +56,15 @@ class Watch:
 
 @pytest.fixture()
 def open_page(browser, base_url, request):
-    """open_page(path, locale="en-US", dark=False) -> a page at 375 px, watched until the test ends."""
+    """open_page(path, locale="en-US", dark=False, width=None) -> a page at 375 px (or ``width``), watched until the test ends."""
     contexts = []
     watches = []
 
-    def open_(path: str = "/", locale: str = "en-US", dark: bool = False):
+    def open_(path: str = "/", locale: str = "en-US", dark: bool = False, width: int | None = None):
         # bypass_csp: the app's policy forbids eval, which Playwright's wait_for_function needs;
         # requests to other origins are watched below instead.
-        context = browser.new_context(viewport=PHONE, locale=locale, color_scheme="dark" if dark else "light",
+        viewport = {**PHONE, "width": width} if width else PHONE
+        context = browser.new_context(viewport=viewport, locale=locale, color_scheme="dark" if dark else "light",
                                       bypass_csp=True)
         contexts.append(context)
         page = context.new_page()

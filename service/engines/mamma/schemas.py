@@ -6,7 +6,7 @@ from marshmallow import Schema, fields, validate
 from service.engines.base import (
     Boolean,
 )
-from service.engines.mamma.board import MOVE_FIELDS, MOVE_KINDS, PHASES, READINGS
+from service.engines.mamma.board import BUS_NUMBERS, CHARACTERS, DECKS, MOVE_FIELDS, MOVE_KINDS, PHASES, PIECES, READINGS
 from service.engines.registry import MoveShape
 
 # ---- states and moves: their shape only (the engine checks the game's invariants) ---------------
@@ -137,29 +137,55 @@ class MammaState(Schema):
                        + "); an option absent is read the default way (the first)."})
 
 
+# Where a move's values come from (registry.move_shapes): the hand of the player to play, the city's
+# spaces, the ingredient cards the characters hold, the money of the character who buys.
+_HAND = "@players.{turn}.hand"
+_SPACES = "@board.spaces"
+_HELD = "@characters.*.ingredients.*.card"
+_BUYERS_MONEY = ["@characters.{turn_state.moving.piece}.money", "@characters.{turn_state.wc_left.character}.money"]
+
+
 class MammaMove(MoveShape):
     """One move of a turn (a card played, one space of a movement, a purchase...) or of the set-up and Dinner Hour."""
 
     KINDS = MOVE_FIELDS
+    PATHS = {"move": "to"}  # a movement: one move per space, the same piece
 
     kind = fields.String(required=True, metadata={"description": ", ".join(MOVE_KINDS) + "."})
     player = fields.Integer(strict=True, allow_none=True)
-    deck = fields.String(metadata={"description": "take: movement or money."})
-    card = fields.String(metadata={"description": "play, money: a card of the hand; taxi: a money card beside the Wife."})
-    piece = fields.String(metadata={"description": "move: a character, schoolbus, traffic-1 or traffic-2."})
-    to = fields.String(allow_none=True, metadata={"description": "move: a space, bench, wc or seat; bus, release, leave-wc, place: a space."})
-    steal = fields.String(allow_none=True, metadata={"description": "move: the crossed character's vertical ingredient taken."})
-    arcade = Boolean(metadata={"description": "move: the Son spends the crossed character's highest money card."})
-    lose = fields.List(fields.String(), validate=validate.Length(max=20), metadata={"description": "move: the Son's vertical ingredients lost when run over."})
-    release_to = fields.String(allow_none=True, metadata={"description": "move: where the character leaving the hospital goes."})
-    number = fields.String(metadata={"description": "bus: 969, 696 or 699."})
-    ingredient = fields.String(metadata={"description": "buy: the ingredient card."})
-    pay = fields.List(fields.String(), validate=validate.Length(max=10), metadata={"description": "buy: the money cards paid."})
-    place = fields.String(allow_none=True, metadata={"description": "buy: the space for the next ingredient of the row."})
-    cards = fields.List(fields.String(), validate=validate.Length(max=10), metadata={"description": "discard: 3 cards of the hand."})
-    turn_over = fields.String(allow_none=True, metadata={"description": "discard: a vertical ingredient turned horizontal."})
-    character = fields.String(metadata={"description": "guests, money, place: the character."})
-    replace = fields.String(allow_none=True, metadata={"description": "money: the lower money card replaced."})
-    movement = fields.Integer(strict=True, metadata={"description": "end-turn: cards taken from the movement deck."})
-    money = fields.Integer(strict=True, metadata={"description": "end-turn: cards taken from the money deck."})
-    order = fields.List(fields.String(), validate=validate.Length(max=6), metadata={"description": "last-seats: the fifth and sixth."})
+    deck = fields.String(metadata={"description": "take: movement or money.", "choices": {"take": list(DECKS)}})
+    card = fields.String(metadata={"description": "play, money: a card of the hand; taxi: a money card beside the Wife.",
+                                   "choices": {"play": [_HAND], "taxi": ["@characters.wife.money"], "money": [_HAND]}})
+    piece = fields.String(metadata={"description": "move: a character, schoolbus, traffic-1 or traffic-2.",
+                                    "choices": {"move": list(PIECES)}})
+    to = fields.String(allow_none=True, metadata={
+        "description": "move: a space, bench, wc or seat; bus, release, leave-wc, place: a space.",
+        "choices": {"move": [_SPACES, "bench", "wc", "seat"], **{k: [_SPACES] for k in ("bus", "release", "leave-wc", "place")}}})
+    steal = fields.String(allow_none=True, metadata={"description": "move: the crossed character's vertical ingredient taken.",
+                                                     "choices": {"move": [_HELD]}})
+    arcade = Boolean(metadata={"description": "move: the Son spends the crossed character's highest money card.",
+                               "choices": {"move": []}})
+    lose = fields.List(fields.String(), validate=validate.Length(max=20), metadata={
+        "description": "move: the Son's vertical ingredients lost when run over.", "choices": {"move": ["@characters.son.ingredients.*.card"]}})
+    release_to = fields.String(allow_none=True, metadata={"description": "move: where the character leaving the hospital goes.",
+                                                          "choices": {"move": [_SPACES]}})
+    number = fields.String(metadata={"description": "bus: 969, 696 or 699.", "choices": {"bus": list(BUS_NUMBERS)}})
+    ingredient = fields.String(metadata={"description": "buy: the ingredient card.", "choices": {"buy": ["@city.*?kind=ingredient"]}})
+    pay = fields.List(fields.String(), validate=validate.Length(max=10), metadata={"description": "buy: the money cards paid.",
+                                                                                   "choices": {"buy": _BUYERS_MONEY}})
+    place = fields.String(allow_none=True, metadata={"description": "buy: the space for the next ingredient of the row.",
+                                                     "choices": {"buy": [_SPACES]}})
+    cards = fields.List(fields.String(), validate=validate.Length(max=10), metadata={"description": "discard: 3 cards of the hand.",
+                                                                                     "choices": {"discard": [_HAND]}})
+    turn_over = fields.String(allow_none=True, metadata={"description": "discard: a vertical ingredient turned horizontal.",
+                                                         "choices": {"discard": [_HELD]}})
+    character = fields.String(metadata={"description": "guests, money, place: the character.",
+                                        "choices": {k: list(CHARACTERS) for k in ("guests", "money", "place")}})
+    replace = fields.String(allow_none=True, metadata={"description": "money: the lower money card replaced.",
+                                                       "choices": {"money": ["@characters.*.money"]}})
+    movement = fields.Integer(strict=True, metadata={"description": "end-turn: cards taken from the movement deck.",
+                                                     "choices": {"end-turn": []}})
+    money = fields.Integer(strict=True, metadata={"description": "end-turn: cards taken from the money deck.",
+                                                  "choices": {"end-turn": []}})
+    order = fields.List(fields.String(), validate=validate.Length(max=6), metadata={"description": "last-seats: the fifth and sixth.",
+                                                                                    "choices": {"last-seats": list(CHARACTERS)}})

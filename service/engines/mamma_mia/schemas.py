@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
-from service.engines.mamma_mia.reading import MOVE_FIELDS, ORDER_KINDS, PHASES, RULESETS
+from service.engines.mamma_mia.reading import INGREDIENTS, MOVE_FIELDS, ORDER_KINDS, PHASES, PILES, RULESETS
 from service.engines.registry import MoveShape
 
 # ---- states and moves: their shape only (the engine checks the game's invariants) ---------------
@@ -67,6 +67,9 @@ class MammaMiaState(Schema):
     deck = fields.String(metadata={"description": "Present when the order deck is Referee's default, not the publisher's."})
 
 
+_HAND = "@players.{turn}.hand"  # the hand of the player to play: where a move's cards come from (registry.move_shapes)
+
+
 class MammaMiaMove(MoveShape):
     """A turn, a pass, or an owner's decision on a revealed order."""
 
@@ -74,9 +77,15 @@ class MammaMiaMove(MoveShape):
 
     kind = fields.String(required=True, metadata={"description": "turn, pass, serve or fail."})
     player = fields.Integer(strict=True, allow_none=True, metadata={"description": "Who makes the move (checked when given)."})
-    ingredients = _Counts(metadata={"description": "turn: ingredients put into the oven."})
-    orders = fields.List(fields.String(), validate=validate.Length(max=10), metadata={"description": "turn, pass: orders played on top."})
-    draw = _Counts(metadata={"description": "turn, pass: cards drawn, by pile (kitchen or server_pile)."})
-    order = fields.String(metadata={"description": "serve, fail: the order just revealed."})
-    ingredient = fields.String(allow_none=True, metadata={"description": "serve: the ingredient chosen for a Minimale or Monotoni."})
-    from_hand = _Counts(metadata={"description": "serve: ingredients the owner adds from their hand."})
+    ingredients = _Counts(metadata={"description": "turn: ingredients put into the oven.",
+                                    "choices": {"turn": [f"{_HAND}.ingredients"]}})
+    orders = fields.List(fields.String(), validate=validate.Length(max=10), metadata={
+        "description": "turn, pass: orders played on top.", "choices": {k: [f"{_HAND}.orders"] for k in ("turn", "pass")}})
+    draw = _Counts(metadata={"description": "turn, pass: cards drawn, by pile (kitchen or server_pile).",
+                             "choices": {"turn": list(PILES), "pass": list(PILES)}})
+    order = fields.String(metadata={"description": "serve, fail: the order just revealed.",
+                                    "choices": {"serve": ["@opening.order"], "fail": ["@opening.order"]}})
+    ingredient = fields.String(allow_none=True, metadata={"description": "serve: the ingredient chosen for a Minimale or Monotoni.",
+                                                          "choices": {"serve": list(INGREDIENTS)}})
+    from_hand = _Counts(metadata={"description": "serve: ingredients the owner adds from their hand.",
+                                  "choices": {"serve": list(INGREDIENTS)}})

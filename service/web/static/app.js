@@ -3,11 +3,11 @@
 // never innerHTML, so no rulebook text or answer can inject markup.
 
 import { h } from "./dom.js";
+import { movesPanel } from "./moves.js";
 
 const UI_LANGS = [["en", "English"], ["fr", "Français"], ["de", "Deutsch"], ["zh-Hans", "简体中文"], ["zh-Hant", "繁體中文"]];
 const API_LANG = { en: "en", fr: "fr", de: "de", "zh-Hans": "zh", "zh-Hant": "zh" };
 const CHAT_KEEP = 50; // turns of a conversation kept in the browser
-const MOVES_SHOWN = 12; // legal moves listed before "Show all"
 
 let STRINGS = {};
 let ui = "en";
@@ -549,6 +549,7 @@ function cardName(id, state, say) {
   if (card?.kind === "movement" || card?.kind === "money") return `${say(`${card.kind}-card`)} ${card.value}`;
   if (card?.kind === "plus" || card?.kind === "minus") return `${t(`colour.${card.colour}`)} ${card.value > 0 ? "+" : ""}${card.value}`;
   if (card?.kind === "tim" || card?.kind === "benny") return say(card.kind);
+  if (card?.kind === "ingredient") return `${say("ingredient")} ${id.split("-").pop()}`;
   const order = state?.orders?.[id];
   if (order) {
     const what = order.kind === "classic" ? describe(order.recipe, say) : say(order.kind);
@@ -598,15 +599,24 @@ async function dispute(game) {
   const status = h("div", { role: "status" });
   const board = h("div"); // the table, drawn (table.js)
   const score = h("div");
-  const moves = h("div");
   const verdictOut = h("div", { class: "verdict", "aria-live": "polite" });
   const replayOut = h("div", { "aria-live": "polite" });
 
   const persist = () => save(key, { start, state: stateBox.value, log: logBox.value, seed: seed.value });
 
+  // Moves by tapping (moves.js): the legal moves, and a move built from the game's own components.
+  const tap = movesPanel({ h, t, say, api, route, ui, lang: API_LANG[ui], adjudicator: adj, describe, errorBox,
+    named: (id, state) => cardName(id, state, say), verdictView: (verdict) => verdictView(game, verdict),
+    showMove: (move) => { moveBox.value = JSON.stringify(move, null, 1); },
+    play: async (played, after) => {
+      logBox.value = JSON.stringify([...parseJson(logBox.value || "[]"), ...played]);
+      moveBox.value = "";
+      await setState(after);
+    } });
+
   async function refresh() {
     verdictOut.replaceChildren();
-    if (!stateBox.value.trim()) { status.replaceChildren(h("p", { class: "muted" }, t("needState"))); moves.replaceChildren(); score.replaceChildren(); return; }
+    if (!stateBox.value.trim()) { status.replaceChildren(h("p", { class: "muted" }, t("needState"))); tap.clear(); score.replaceChildren(); return; }
     try {
       const state = parseJson(stateBox.value);
       const named = (id) => cardName(id, state, say);
@@ -619,20 +629,12 @@ async function dispute(game) {
       status.replaceChildren(listed.result ? "" : h("div", {},
         h("p", {}, h("strong", {}, turn === null ? "" : colour ? t("turnOfColour", { n: turn + 1, colour }) : t("turnOf", { n: turn + 1 })))));
       score.replaceChildren(standingsView(game, standings));
-      const all = listed.moves;
-      const list = (n) => h("ul", { class: "moves" }, all.slice(0, n).map((move) => {
-        const said = describe(move, say, named);
-        return h("li", {}, h("span", { class: "move", translate: "no" }, said),
-          h("button", { type: "button", "aria-label": `${t("use")}: ${said}`, onclick: () => { moveBox.value = JSON.stringify(move, null, 1); moveBox.focus(); } }, t("use")));
-      }));
-      const more = all.length > MOVES_SHOWN && h("button", { type: "button", class: "quiet", onclick: () => { more.remove(); shown.replaceWith(list(all.length)); } }, t("showAll", { n: all.length }));
-      const shown = list(MOVES_SHOWN);
-      moves.replaceChildren(h("h2", {}, t("legalMoves")), all.length ? shown : h("p", {}, t("noLegalMoves")), more || "");
+      tap.show(state, listed.moves);
       persist();
     } catch (error) {
       status.replaceChildren(errorBox(error));
       board.replaceChildren();
-      moves.replaceChildren();
+      tap.clear();
       score.replaceChildren();
     }
   }
@@ -695,7 +697,9 @@ async function dispute(game) {
       h("details", { class: "advanced" }, h("summary", {}, t("table.advanced")),
         h("p", { class: "meta" }, h("label", { for: "state" }, t("pasteState"))), stateBox,
         h("p", {}, h("button", { type: "button", class: "quiet", onclick: () => { try { setState(parseJson(stateBox.value), { fresh: true }); } catch (error) { status.replaceChildren(errorBox(error)); } } }, t("loadState")))),
-      status, moves, score),
+      status),
+    tap.element,
+    h("section", { class: "panel" }, score),
     h("section", { class: "panel" }, h("h2", {}, h("label", { for: "move" }, t("yourMove"))), moveBox,
       h("p", {}, h("button", { type: "button", onclick: check }, t("check"))), verdictOut),
     h("section", { class: "panel" }, h("h2", {}, h("label", { for: "log" }, t("replayTitle"))),

@@ -3,11 +3,11 @@
 // network first and are kept; when the network is gone the kept copies serve, and a page opened
 // offline gets the app's one HTML shell. Questions and verdicts (POST) always go to the server: an answer is
 // never made up from a cache.
-const VERSION = "referee-3";
+const VERSION = "referee-4";
 // What the app reads that is worth keeping offline: the games and their rulebooks (not searches,
 // which would grow the cache with every question).
 const KEPT = ["/v1/games", "/v1/rulebooks/", "/v1/passages/"];
-const SHELL = ["/", "/app/app.js", "/app/dom.js", "/app/table.js", "/app/app.css", "/app/strings.json", "/app/icon.svg", "/app/manifest.webmanifest"];
+const SHELL = ["/", "/app/app.js", "/app/dom.js", "/app/table.js", "/app/moves.js", "/app/app.css", "/app/strings.json", "/app/icon.svg", "/app/manifest.webmanifest"];
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(VERSION).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()));
