@@ -111,7 +111,7 @@ class MoveFieldOut(Schema):
         "description": "How its value is made: one of the choices, a list of some of them, a count for each (an object), "
                        "a whole number, true or false, or each player's list of steps (a dance: {gesture, shout})."})
     required = Boolean(required=True, metadata={"description": "Whether a move of this kind needs it (400 without)."})
-    nullable = Boolean(required=True, metadata={"description": "Whether it may be null (nothing chosen)."})
+    can_be_null = Boolean(required=True, metadata={"description": "Whether it may be null (nothing chosen)."})
     choices = fields.List(fields.String(), required=True, metadata={
         "description": "Where its values come from: a value as it is, \"@path\" the ids at a path of the state (a list's items, "
                        "an object's keys, one value; \"*\" any key or item, \"{path}\" the value at another path, \"?kind=x\" "

@@ -67,7 +67,7 @@ def _shape(field) -> str:
 
 def move_shapes(schema: type[MoveShape]) -> list[dict]:
     """Each kind of move with the fields a client fills in to make one, from a game's move schema:
-    how each field's value is made, whether the kind needs it, whether it may be left empty, and
+    how each field's value is made, whether the kind needs it, whether it may be null, and
     where its choices come from (see above). A path kind names the field its steps follow."""
     declared = schema().fields
     out = []
@@ -81,7 +81,7 @@ def move_shapes(schema: type[MoveShape]) -> list[dict]:
             if shape == "number" and choices[kind]:
                 shape = "one"  # a number picked among choices: a player
             kind_fields.append({"name": name, "shape": shape, "required": name in needed,
-                                "nullable": bool(field.allow_none), "choices": list(choices[kind])})
+                                "can_be_null": bool(field.allow_none), "choices": list(choices[kind])})
         entry = {"kind": kind, "fields": kind_fields}
         if kind in schema.PATHS:
             entry["path"] = schema.PATHS[kind]
