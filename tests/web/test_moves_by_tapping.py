@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from service.engines import ENGINES
 from service.web import strings
-from tests.web.test_browser import _start
+from tests.web.test_browser import _paste_state, _start
 
 pytestmark = pytest.mark.browser
 
@@ -81,8 +81,7 @@ def test_a_mamma_path_with_a_crossing_is_tapped_space_by_space_and_checked_in_ch
     state = arrange(ingredients={"grandpa": ["ing-1"], "grandma": ["ing-2"]}, pieces={"grandpa": "4", "grandma": "3"}, turn=MP(3))
     page = open_page("/games/mamma/dispute", locale="zh-CN", width=WIDTH)
     _start(page, "mamma", lang="zh-Hans")
-    page.fill("#state", json.dumps(state))  # the position of the dispute, as a table would load it
-    page.get_by_role("button", name=chinese["loadState"], exact=True).click()
+    _paste_state(page, state, "zh-Hans")  # the position of the dispute, as a table would load it
     page.wait_for_function("JSON.parse(document.querySelector('#state').value).pieces.grandpa === '4'")
     tap = page.locator(".tap")
     tap.locator(".kinds").get_by_role("button", name=words["move"], exact=True).click()

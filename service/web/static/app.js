@@ -3,7 +3,6 @@
 // never innerHTML, so no rulebook text or answer can inject markup.
 
 import { h } from "./dom.js";
-import { movesPanel } from "./moves.js";
 
 const UI_LANGS = [["en", "English"], ["fr", "Français"], ["de", "Deutsch"], ["zh-Hans", "简体中文"], ["zh-Hant", "繁體中文"]];
 const API_LANG = { en: "en", fr: "fr", de: "de", "zh-Hans": "zh", "zh-Hant": "zh" };
@@ -579,7 +578,8 @@ function standingsView(game, standings) {
 
 async function dispute(game) {
   if (!game.adjudicator) return [h("p", {}, t("noAdjudicator"))];
-  const { drawTable } = await import("./table.js"); // the Dispute page's alone: other pages load less
+  // the Dispute page's alone: other pages load less
+  const [{ drawTable }, { movesPanel }] = await Promise.all([import("./table.js"), import("./moves.js")]);
   const key = `referee.dispute.${game.id}`;
   const route = (action) => `/v1/games/${game.id}/${action}`;
   const adj = game.adjudicator;
