@@ -16,7 +16,7 @@ words, never a rule restated.
 from __future__ import annotations
 
 from collections import Counter
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from indexer.analysis import fold, words
 from indexer.cedict import en_zh, zh_en_words
@@ -24,7 +24,7 @@ from indexer.corpus import Corpus
 from indexer.wikdict import PAIRS, meanings
 
 # pair -> how its table is made from a rulebook's terms: word (its stem; a Chinese word) -> translations
-_DICTIONARIES = {pair: (lambda pair: lambda stems: meanings(pair, stems))(pair) for pair in PAIRS} | {
+_DICTIONARIES = {pair: partial(meanings, pair) for pair in PAIRS} | {
     "en-zh": en_zh,
     "zh-en": zh_en_words,
 }
